@@ -1,0 +1,392 @@
+// Offline-first benchmark (issue 4): with 10,000 slides (scan groups) and 2,000 studies on the server,
+// measures in Debian's Chromium against the real server:
+//   - initial sync: sign-in → every kind mirrored (the local store starts empty);
+//   - first rendered row of /dashboard/studies from the local store, and with the local store emptied
+//     (network first), in the same run; /dashboard/slides as it is today (a network list until the
+//     local-first slides page lands) plus the local read of its first 10 rows;
+//   - replay of 1,000 queued mutations (study creates), checked exactly once on the server.
+// Usage: npm run build && npx tsx bench/offline.ts [--pg]   (PORT=8291 by default; a temp data dir,
+// deleted after; --profile prints the page's hot functions during each measured step; --pg runs the server on a fresh PostgreSQL database at TEST_PG_URL's server instead
+// of the embedded PGlite, which writes one request at a time).
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Page } from '@playwright/test';
+import pg from 'pg';
+import { openDatabase } from '../src/server/db/client';
+import { organizations, scanGroups, studies, users } from '../src/server/db/schema';
+
+const PORT = Number(process.env.PORT || 8291);
+const BASE = `http://localhost:${PORT}`;
+const ADMIN = { email: 'bench@lab.test', password: 'bench horse battery staple' };
+const SLIDES = 10_000;
+const STUDIES = 2_000;
+const REPLAYS = 1_000;
+
+const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A fresh PostgreSQL database for --pg, and how to drop it. */
+async function pgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `tessera_bench_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await c.connect();
+    await c.query(sql);
+    await c.end();
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+let databaseUrl: string | undefined;
+
+function startServer(dataDir: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'warn',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 90_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      if (/running at/.test(out)) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
+  });
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+}
+
+/** Rows straight into the database between two server starts (PGlite allows one process). */
+async function seed(dataDir: string): Promise<void> {
+  const database = await openDatabase(databaseUrl ?? path.join(dataDir, 'db'));
+  const [org] = await database.db.select().from(organizations);
+  const [admin] = await database.db.select().from(users);
+  const assignees = { assigneeUserIds: [admin.id], assigneeOrgIds: [org.id] };
+  for (let i = 0; i < SLIDES; i += 1000)
+    await database.db.insert(scanGroups).values(
+      Array.from({ length: Math.min(1000, SLIDES - i) }, (_, j) => ({
+        id: crypto.randomUUID(),
+        simpleId: `BENCH-${String(i + j).padStart(6, '0')}`,
+        organizationId: org.id,
+        creatorUserId: admin.id,
+        animal: 'Human',
+        tags: ['bench'],
+        ...assignees,
+      })),
+    );
+  for (let i = 0; i < STUDIES; i += 500)
+    await database.db.insert(studies).values(
+      Array.from({ length: Math.min(500, STUDIES - i) }, (_, j) => ({
+        id: crypto.randomUUID(),
+        name: `Bench study ${i + j}`,
+        organizationId: org.id,
+        creatorUserId: admin.id,
+        ...assignees,
+      })),
+    );
+  await database.close();
+}
+
+/** Raw IndexedDB from the page (the bench does not load our modules into it). */
+const idb = <T>(page: Page, fn: string, arg?: unknown): Promise<T> =>
+  page.evaluate(
+    ([body, a]) =>
+      new Promise<T>((resolve, reject) => {
+        const open = indexedDB.open('tessera');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          (new Function('db', 'arg', 'resolve', 'reject', body as string) as (...x: unknown[]) => void)(
+            db,
+            a,
+            (v: T) => (db.close(), resolve(v)),
+            reject,
+          );
+        };
+      }),
+    [fn, arg] as const,
+  );
+
+const count = (page: Page, store: string) =>
+  idb<number>(
+    page,
+    `const r = db.transaction(arg).objectStore(arg).count(); r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error);`,
+    store,
+  );
+
+type Key = 'studies' | 'slides';
+const SELECTORS: Record<Key, string> = {
+  studies: '[data-testid="study-card"]',
+  slides: 'main table tbody tr',
+};
+
+/** A full page load: ms from the navigation's start to the first row on screen. */
+async function firstRowOnLoad(page: Page, url: string, key: Key): Promise<number> {
+  await page.goto(url);
+  await page.waitForSelector(SELECTORS[key], { timeout: 60_000 });
+  return page.evaluate(
+    (k) => (window as unknown as { __firstRow: Record<string, number> }).__firstRow[k],
+    key,
+  );
+}
+
+/** An in-app navigation (the dashboard's tab): ms from the click to the first row on screen. */
+async function firstRowOnTab(page: Page, tab: string, key: Key): Promise<number> {
+  await page.evaluate(
+    ([tabName]) => {
+      const w = window as unknown as { __firstRow: Record<string, number>; __clickAt: number };
+      w.__firstRow = {};
+      const target = [...document.querySelectorAll('[role="tab"]')].find(
+        (t) => t.textContent?.trim() === tabName,
+      );
+      if (!target) throw new Error(`no tab ${tabName}`);
+      w.__clickAt = performance.now();
+      (target as HTMLElement).click();
+    },
+    [tab],
+  );
+  await page.waitForSelector(SELECTORS[key], { timeout: 60_000 });
+  await page.waitForFunction(
+    (k) => (window as unknown as { __firstRow: Record<string, number> }).__firstRow[k],
+    key,
+  );
+  return page.evaluate((k) => {
+    const w = window as unknown as { __firstRow: Record<string, number>; __clickAt: number };
+    return w.__firstRow[k] - w.__clickAt;
+  }, key);
+}
+
+/** Polls `check` from Node (page.waitForFunction does not wait for a promise's value). */
+async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const META_HAS = `if (!db.objectStoreNames.contains('meta')) return resolve(false);
+  const r = db.transaction('meta').objectStore('meta').get(arg); r.onsuccess = () => resolve(!!r.result); r.onerror = () => resolve(false);`;
+
+interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** --profile: the page's functions by self time during one measured step. */
+function printHotspots(profile: CpuProfile, label: string, wallMs: number): void {
+  const self = new Map<number, number>();
+  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const byName = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const name = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber}`;
+    byName.set(name, (byName.get(name) ?? 0) + (self.get(node.id) ?? 0) / 1000);
+  }
+  console.log(`page main thread, ${label} (${wallMs} ms wall):`);
+  for (const [name, ms] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 15))
+    console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${name}`);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main(): Promise<void> {
+  if (!fs.existsSync('dist/index.html')) throw new Error('Build the app first: npm run build');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-'));
+  const pgDb = process.argv.includes('--pg') ? await pgDatabase() : undefined;
+  databaseUrl = pgDb?.url;
+  console.log(`database: ${pgDb ? 'PostgreSQL' : 'PGlite'}`);
+  let server = await startServer(dataDir);
+  await stopServer(server);
+  console.log(`seeding ${SLIDES} slides and ${STUDIES} studies…`);
+  await seed(dataDir);
+  server = await startServer(dataDir);
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium' });
+  const results: Array<[string, string, string]> = [];
+  try {
+    const context = await browser.newContext({ baseURL: BASE });
+    // Records when the first row of each list appears, in ms since the navigation started.
+    await context.addInitScript((selectors: Record<string, string>) => {
+      const w = window as unknown as { __firstRow: Record<string, number> };
+      w.__firstRow = {};
+      new MutationObserver(() => {
+        for (const [k, sel] of Object.entries(selectors))
+          if (!w.__firstRow[k] && document.querySelector(sel)) w.__firstRow[k] = performance.now();
+      }).observe(document, { childList: true, subtree: true });
+    }, SELECTORS);
+    const page = await context.newPage();
+    await page.goto('/signin');
+    await page.getByLabel('E-mail').fill(ADMIN.email);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN.password);
+    const profiling = process.argv.includes('--profile') ? await context.newCDPSession(page) : undefined;
+    const profile = async <T>(label: string, run: () => Promise<T>): Promise<T> => {
+      if (!profiling) return run();
+      await profiling.send('Profiler.enable');
+      await profiling.send('Profiler.start');
+      const started = Date.now();
+      const value = await run();
+      printHotspots(
+        (await profiling.send('Profiler.stop')).profile as CpuProfile,
+        label,
+        Date.now() - started,
+      );
+      return value;
+    };
+    const t0 = Date.now();
+    await profile('initial sync', async () => {
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await until(
+        async () => (await idb<boolean>(page, META_HAS, 'lastSyncedAt').catch(() => false)) === true,
+        120_000,
+      );
+    });
+    const initialSync = Date.now() - t0;
+    const [nStudies, nSlides] = [await count(page, 'studies'), await count(page, 'scanGroups')];
+    results.push([
+      'initial sync (all kinds)',
+      `${initialSync} ms (${nStudies} studies, ${nSlides} slides)`,
+      '< 5000 ms',
+    ]);
+
+    // From the local store: an in-app navigation (the Studies tab) and a full page load.
+    const tabLocal: number[] = [];
+    const loadLocal: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      loadLocal.push(await firstRowOnLoad(page, '/dashboard/studies', 'studies'));
+      await page.goto('/dashboard/recent-activity');
+      await page.getByRole('tab', { name: 'Studies' }).waitFor();
+      tabLocal.push(await profile('tab click', () => firstRowOnTab(page, 'Studies', 'studies')));
+    }
+    results.push([
+      '/dashboard/studies first row, local store (tab click)',
+      `${median(tabLocal).toFixed(0)} ms`,
+      '< 100 ms',
+    ]);
+    results.push([
+      '/dashboard/studies first row, local store (page load)',
+      `${median(loadLocal).toFixed(0)} ms`,
+      'info',
+    ]);
+    const slidesTab = await firstRowOnTab(page, 'Slides', 'slides').catch(() => NaN);
+    results.push([
+      '/dashboard/slides first row (network list today, tab click)',
+      `${slidesTab.toFixed(0)} ms`,
+      'info',
+    ]);
+    const localSlides = await idb<number>(
+      page,
+      `const t = performance.now(); const out = []; const c = db.transaction('scanGroups').objectStore('scanGroups').index('updatedAt').openCursor(null, 'prev');
+       c.onsuccess = () => { const cur = c.result; if (cur && out.length < 10) { out.push(cur.value); cur.continue(); } else resolve(performance.now() - t); };`,
+    );
+    results.push(['first 10 slides read from the local store', `${localSlides.toFixed(1)} ms`, '< 100 ms']);
+
+    // The same page load with the local store emptied: the first rows wait for the network.
+    const loadEmpty: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await idb(
+        page,
+        `const tx = db.transaction(['studies', 'cursors', 'meta'], 'readwrite'); tx.objectStore('studies').clear(); tx.objectStore('cursors').delete('studies'); tx.objectStore('meta').delete('queryCache'); tx.oncomplete = () => resolve(true);`,
+      );
+      loadEmpty.push(await firstRowOnLoad(page, '/dashboard/studies', 'studies'));
+    }
+    results.push([
+      '/dashboard/studies first row, local store empty (page load)',
+      `${median(loadEmpty).toFixed(0)} ms`,
+      'network first',
+    ]);
+
+    // 1,000 mutations queued offline, then replayed.
+    const stamp = Date.now();
+    await page.goto('/dashboard/studies');
+    await context.setOffline(true);
+    await idb(
+      page,
+      `const tx = db.transaction('outbox', 'readwrite'); const s = tx.objectStore('outbox');
+       for (let i = 0; i < arg.n; i++) { const id = crypto.randomUUID(); s.add({ id, seq: i + 1, method: 'POST', path: '/studies', body: { study: { name: 'Replay ' + arg.stamp + ' ' + i } }, baseVersion: null, createdAt: new Date().toISOString(), attempts: 0, state: 'pending', target: 'studies:' + id }); }
+       tx.oncomplete = () => resolve(true);`,
+      { n: REPLAYS, stamp },
+    );
+    const r0 = Date.now();
+    const answers: number[] = [];
+    const onAnswer = (req: import('@playwright/test').Request) => {
+      if (req.method() === 'POST' && req.url().endsWith('/v2/studies'))
+        answers.push(req.timing().responseEnd);
+    };
+    page.on('requestfinished', onAnswer);
+    await profile('replay', async () => {
+      await context.setOffline(false);
+      await until(async () => (await count(page, 'outbox')) === 0, 300_000);
+    });
+    page.off('requestfinished', onAnswer);
+    if (answers.length)
+      console.log(
+        `replay: ${answers.length} POSTs from the page, median ${median(answers).toFixed(0)} ms each`,
+      );
+    const replay = Date.now() - r0;
+    const check = await context.request.get(
+      `/v2/studies?name=${encodeURIComponent(`Replay ${stamp} `)}&limit=1`,
+    );
+    const onServer = ((await check.json()) as { count: number }).count;
+    results.push([
+      `replay of ${REPLAYS} queued mutations`,
+      `${replay} ms, ${onServer} on the server${onServer === REPLAYS ? ' (exactly once)' : ' (MISMATCH)'}`,
+      '< 15000 ms',
+    ]);
+    // Same-run baseline: the server alone, 200 creates from Node with 4 in flight (what the replay
+    // cannot go below: PGlite writes one request at a time).
+    const b0 = Date.now();
+    for (let i = 0; i < 200; i += 4)
+      await Promise.all(
+        [0, 1, 2, 3].map((k) =>
+          context.request.post('/v2/studies', {
+            data: { study: { name: `Baseline ${stamp} ${i + k}` } },
+            headers: { 'Idempotency-Key': crypto.randomUUID() },
+          }),
+        ),
+      );
+    const perThousand = ((Date.now() - b0) / 200) * 1000;
+    results.push([
+      'server alone: 1,000 creates from Node (baseline)',
+      `${perThousand.toFixed(0)} ms`,
+      'info',
+    ]);
+  } finally {
+    await browser.close();
+    await stopServer(server);
+    await pgDb?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  const width = Math.max(...results.map((r) => r[0].length));
+  for (const [what, value, target] of results)
+    console.log(`${what.padEnd(width)}  ${value}  [target ${target}]`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,157 @@
+// Pyramid benchmark (issue 6): generates a 40,000 × 30,000 RGB tissue-like slide as a CZI (JPEG
+// mosaic), a QPTIFF (deflate, reduced levels) and a plain tiled JPEG TIFF, all from the same pixels;
+// then times `writePyramid` (src/server/processing/tiler.ts) on the CZI and the QPTIFF beside
+// sharp(plain.tif).tile({size: 254, overlap: 1, layout: 'dz'}) in the same run: megapixels/s, peak
+// RSS (each phase in its own child process, sampled every 100 ms), and the ratio to sharp (target ≥ 0.8).
+// Usage: npx tsx bench/pyramid.ts [--size 40000x30000] [--only sharp,czi,qptiff] [--profile] [--keep]
+//        [--dir <folder to keep and reuse the generated slides in>]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import sharp from 'sharp';
+import { openSlide } from '../src/server/slides/registry';
+import { writePyramid } from '../src/server/processing/tiler';
+import { runChild } from './lib/children';
+import { generateSlides, type GeneratedSlides } from './lib/make-slides';
+import { flags, loadLine, machine } from './lib/server';
+
+const SELF = fileURLToPath(import.meta.url);
+const TARGET_RATIO = 0.8;
+
+interface PhaseResult {
+  seconds: number;
+  /** CPU time of the whole child (all threads: main, libuv pool, libvips). */
+  cpuSeconds: number;
+  tiles: number;
+  levels: number;
+  bytes: number;
+}
+
+/** JPEG tiles and their bytes under a directory (sharp also leaves a vips-properties.xml there). */
+function walk(dir: string): { files: number; bytes: number } {
+  let files = 0;
+  let bytes = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!e.isFile() || !e.name.endsWith('.jpeg')) continue;
+    files++;
+    bytes += fs.statSync(path.join(e.parentPath, e.name)).size;
+  }
+  return { files, bytes };
+}
+
+/** The child side: one phase, timed, its result sent to the parent. */
+async function child(phase: string, input: string, out: string): Promise<void> {
+  const t = performance.now();
+  if (phase === 'sharp') {
+    await sharp(input, { limitInputPixels: false })
+      .jpeg({ quality: 85 })
+      .tile({ size: 254, overlap: 1, layout: 'dz' })
+      .toFile(path.join(out, 'rgb'));
+  } else {
+    const slide = await openSlide([input]);
+    // TESSERA_TILER: another tiler module to time instead (e.g. an older version, to compare).
+    const tiler = process.env.TESSERA_TILER
+      ? ((await import(process.env.TESSERA_TILER)) as { writePyramid: typeof writePyramid })
+      : { writePyramid };
+    try {
+      await tiler.writePyramid(slide, out);
+    } finally {
+      await slide.close();
+    }
+  }
+  const seconds = (performance.now() - t) / 1000;
+  const { files, bytes } = walk(path.join(out, 'rgb_files'));
+  const levels = fs.readdirSync(path.join(out, 'rgb_files')).filter((d) => /^\d+$/.test(d)).length;
+  const cpu = process.cpuUsage();
+  const result: PhaseResult = {
+    seconds,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    tiles: files,
+    levels,
+    bytes,
+  };
+  process.send!(result, () => process.exit(0));
+}
+
+async function main(): Promise<void> {
+  const f = flags();
+  const [width, height] = String(f.get('size') ?? '40000x30000')
+    .split('x')
+    .map(Number);
+  const phases = String(f.get('only') ?? 'sharp,czi,qptiff').split(',');
+  console.log(`pyramid bench, ${new Date().toISOString()}, ${machine()}`);
+  console.log(loadLine());
+  // --dir keeps the generated slides there and reuses them on the next run of the same size.
+  const reuse = typeof f.get('dir') === 'string' ? String(f.get('dir')) : undefined;
+  const dir = reuse ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-pyramid-'));
+  const stamp = path.join(dir, `generated-${width}x${height}.json`);
+  try {
+    let t = performance.now();
+    let last = 0;
+    let slides: GeneratedSlides;
+    if (reuse && fs.existsSync(stamp)) {
+      slides = JSON.parse(fs.readFileSync(stamp, 'utf8')) as GeneratedSlides;
+      console.log(`reusing the slides generated in ${dir}`);
+    } else {
+      fs.mkdirSync(dir, { recursive: true });
+      slides = await generateSlides(dir, width, height, (done, total) => {
+        if (performance.now() - last < 10_000 && done < total) return;
+        last = performance.now();
+        console.log(`  generating: ${done}/${total} tiles`);
+      });
+      fs.writeFileSync(stamp, JSON.stringify(slides));
+    }
+    const mib = (p: string) => (fs.statSync(p).size / 2 ** 20).toFixed(0);
+    console.log(
+      `slides ${width}×${height} (made in ${((performance.now() - t) / 1000).toFixed(0)} s): CZI ${mib(slides.czi)} MiB, ` +
+        `plain TIFF ${mib(slides.tiff)} MiB, QPTIFF ${mib(slides.qptiff)} MiB`,
+    );
+    const inputs: Record<string, string> = { sharp: slides.tiff, czi: slides.czi, qptiff: slides.qptiff };
+    const mp = (width * height) / 1e6;
+    const rows: Array<{ phase: string; mps: number; peak: number; r: PhaseResult }> = [];
+    for (const phase of phases) {
+      const out = path.join(dir, `out-${phase}`);
+      fs.rmSync(out, { recursive: true, force: true });
+      fs.mkdirSync(out);
+      t = performance.now();
+      const run = await runChild<PhaseResult>(SELF, ['--child', phase, input(inputs, phase), out], {
+        profile: f.has('profile') && phase !== 'sharp',
+      });
+      const r = run.result;
+      rows.push({ phase, mps: mp / r.seconds, peak: run.peakRssMiB, r });
+      console.log(
+        `${phase.padEnd(7)} ${r.seconds.toFixed(1).padStart(7)} s ${(mp / r.seconds).toFixed(1).padStart(7)} MP/s ` +
+          `cpu ${r.cpuSeconds.toFixed(1).padStart(6)} s (${(mp / r.cpuSeconds).toFixed(1)} MP per cpu-s)  ` +
+          `peak RSS ${run.peakRssMiB.toFixed(0).padStart(5)} MiB  ${r.tiles} tiles in ${r.levels} levels, ` +
+          `${(r.bytes / 2 ** 20).toFixed(0)} MiB`,
+      );
+      if (run.profile) for (const line of run.profile) console.log(`    ${line}`);
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+    const base = rows.find((x) => x.phase === 'sharp');
+    if (base)
+      for (const x of rows.filter((y) => y.phase !== 'sharp')) {
+        const ratio = x.mps / base.mps;
+        const cpuRatio = base.r.cpuSeconds / x.r.cpuSeconds;
+        console.log(
+          `ratio ${x.phase} / sharp: ${ratio.toFixed(2)} of the rate (target ≥ ${TARGET_RATIO}: ` +
+            `${ratio >= TARGET_RATIO ? 'met' : 'missed'}); ${cpuRatio.toFixed(2)} of the work per CPU-second`,
+        );
+      }
+    console.log(loadLine());
+  } finally {
+    if (reuse || f.has('keep')) console.log(`kept ${dir}`);
+    else fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function input(inputs: Record<string, string>, phase: string): string {
+  const file = inputs[phase];
+  if (!file) throw new Error(`unknown phase ${phase}: use sharp, czi or qptiff`);
+  return file;
+}
+
+if (process.argv[2] === '--child') await child(process.argv[3], process.argv[4], process.argv[5]);
+else await main();

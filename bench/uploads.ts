@@ -1,0 +1,228 @@
+// Upload benchmark (issue 5): one file over loopback through the real client (the uploader in
+// Chromium: worker, tus, SHA-1 per chunk, adaptive chunks, the OPFS copy) and through a plain
+// `curl -T` PATCH of the same file to the same server, in one run. Prints both throughputs and their
+// ratio (target ≥ 0.8), the server's peak memory, and the page's (renderer's) peak memory for a small
+// and the big file (target: it does not grow with the file size).
+// Usage: npx tsx bench/uploads.ts [MiB, default 2048] [small MiB, default 256]. Needs Chromium and curl;
+// `npm run build` first. Temporary files and data are deleted after.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+
+const MiB = 1024 * 1024;
+const bigMiB = Number(process.argv[2] ?? 2048);
+const smallMiB = Number(process.argv[3] ?? 256);
+const PORT = Number(process.env.BENCH_PORT ?? 8199);
+const BASE = `http://127.0.0.1:${PORT}`;
+const ADMIN = { email: 'bench@lab.test', password: 'bench password 1' };
+const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+const rssOf = (pid: number): number => {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+};
+
+/** Renderer processes of Chromium (the page and its workers live there). */
+const rendererPids = (): number[] =>
+  fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('--type=renderer');
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+
+/** Samples `measure` every 100 ms while `work` runs; returns the work's result and the peak. */
+async function peakWhile<T>(
+  measure: () => number,
+  work: () => Promise<T>,
+): Promise<{ result: T; peak: number }> {
+  let peak = measure();
+  const timer = setInterval(() => (peak = Math.max(peak, measure())), 100);
+  try {
+    return { result: await work(), peak };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+function makeFile(dir: string, name: string, mib: number): string {
+  const file = path.join(dir, name);
+  const fd = fs.openSync(file, 'w');
+  const block = crypto.randomBytes(MiB);
+  for (let i = 0; i < mib; i++) {
+    block.writeUInt32LE(i, 0); // no two MiB alike
+    fs.writeSync(fd, block);
+  }
+  fs.closeSync(fd);
+  return file;
+}
+
+async function startServer(dataDir: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'warn',
+      WORKER: 'off', // measure the upload, not the processing of random bytes
+      UPLOAD_MAX_BYTES: String(1024 * 1024 * MiB),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    const on = (c: Buffer) => {
+      out += c.toString();
+      if (/running at/.test(out)) resolve();
+    };
+    child.stdout!.on('data', on);
+    child.stderr!.on('data', on);
+    child.once('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
+  });
+  return child;
+}
+
+async function login(): Promise<string> {
+  const res = await fetch(`${BASE}/v2/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  return ((await res.json()) as { accessToken: { token: string } }).accessToken.token;
+}
+
+/** A tus resource made by hand, then the whole file in one `curl -T` PATCH (no checksum). */
+async function curlUpload(file: string, token: string): Promise<number> {
+  const meta = [
+    `filename ${Buffer.from(path.basename(file)).toString('base64')}`,
+    `groupId ${Buffer.from(crypto.randomUUID()).toString('base64')}`,
+    `groupSize ${Buffer.from('1').toString('base64')}`,
+  ].join(',');
+  const created = await fetch(`${BASE}/v2/uploads`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'tus-resumable': '1.0.0',
+      'upload-length': String(fs.statSync(file).size),
+      'upload-metadata': meta,
+    },
+  });
+  const location = created.headers.get('location');
+  if (created.status !== 201 || !location)
+    throw new Error(`create: ${created.status} ${await created.text()}`);
+  const t = performance.now();
+  execFileSync('curl', [
+    '-sS',
+    '-f',
+    '-X',
+    'PATCH',
+    '-T',
+    file,
+    '-H',
+    `Authorization: Bearer ${token}`,
+    '-H',
+    'Tus-Resumable: 1.0.0',
+    '-H',
+    'Upload-Offset: 0',
+    '-H',
+    'Content-Type: application/offset+octet-stream',
+    '-H',
+    'Expect:',
+    `${BASE}${location}`,
+  ]);
+  return (performance.now() - t) / 1000;
+}
+
+/** The uploader in a fresh Chromium: seconds from the pick to the last byte confirmed. */
+async function browserUpload(file: string): Promise<{ seconds: number; pagePeak: number }> {
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-first-run'] });
+  try {
+    const page = await browser.newPage({ baseURL: BASE });
+    await page.goto('/signin');
+    await page.getByLabel('E-mail').fill(ADMIN.email);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/dashboard/);
+    await page.getByRole('button', { name: 'Upload Images' }).click();
+    const name = path.basename(file);
+    const measure = () => rendererPids().reduce((n, pid) => Math.max(n, rssOf(pid)), 0);
+    const { result: seconds, peak } = await peakWhile(measure, async () => {
+      const t = performance.now();
+      await page.getByTestId('upload-file-input').setInputFiles(file);
+      const row = page.locator(`[data-testid="upload-row"][aria-label="Upload ${name}"]`);
+      await row.waitFor();
+      for (;;) {
+        const status = await row.getAttribute('data-status');
+        if (status && !/^(waiting|waiting_for_upload.*|waiting_for_upload_metadata)$/.test(status)) break;
+        await page.waitForTimeout(50);
+      }
+      return (performance.now() - t) / 1000;
+    });
+    return { seconds, pagePeak: peak };
+  } finally {
+    await browser.close();
+  }
+}
+
+async function main(): Promise<void> {
+  if (!fs.existsSync('dist/index.html')) throw new Error('Build the app first: npm run build');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-'));
+  let server: ChildProcess | undefined;
+  try {
+    console.log(`making ${bigMiB} MiB and ${smallMiB} MiB files…`);
+    const big = makeFile(tmp, 'bench-big.czi', bigMiB);
+    const small = makeFile(tmp, 'bench-small.czi', smallMiB);
+    server = await startServer(path.join(tmp, 'data'));
+    const pid = server.pid!;
+    const token = await login();
+
+    const curl = await peakWhile(
+      () => rssOf(pid),
+      () => curlUpload(big, token),
+    );
+    const smallRun = await browserUpload(small);
+    const bigRun = await peakWhile(
+      () => rssOf(pid),
+      () => browserUpload(big),
+    );
+
+    const mbps = (s: number) => (bigMiB / s).toFixed(0);
+    const ratio = curl.result / bigRun.result.seconds;
+    const mb = (n: number) => `${(n / MiB).toFixed(0)} MiB`;
+    console.log('\nupload of one file over loopback');
+    console.log(
+      `  curl -T          ${bigMiB} MiB in ${curl.result.toFixed(1)} s  (${mbps(curl.result)} MiB/s)`,
+    );
+    console.log(
+      `  Chromium client  ${bigMiB} MiB in ${bigRun.result.seconds.toFixed(1)} s  (${mbps(bigRun.result.seconds)} MiB/s)`,
+    );
+    console.log(`  throughput ratio ${ratio.toFixed(2)} (target ≥ 0.8) ${ratio >= 0.8 ? 'met' : 'NOT met'}`);
+    console.log(`  server peak RSS  curl ${mb(curl.peak)}, Chromium ${mb(bigRun.peak)}`);
+    console.log(
+      `  page peak RSS    ${smallMiB} MiB file ${mb(smallRun.pagePeak)}, ${bigMiB} MiB file ${mb(bigRun.result.pagePeak)}`,
+    );
+  } finally {
+    if (server && server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((r) => server!.once('exit', r));
+    }
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,9 @@
+// drizzle-kit: generates the SQL migrations that run on PGlite and PostgreSQL alike.
+import { defineConfig } from 'drizzle-kit';
+
+export default defineConfig({
+  dialect: 'postgresql',
+  schema: './src/server/db/schema.ts',
+  out: './src/server/db/migrations',
+  casing: 'snake_case',
+});

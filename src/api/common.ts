@@ -1,0 +1,25 @@
+// Shared pieces of the v2 contract: ids, dates, the list envelope and the error body.
+import { z } from 'zod';
+
+export const Id = z.uuid({ message: 'must be a valid id' });
+export const IsoDate = z.iso.datetime({ offset: true }).or(z.date().transform((d) => d.toISOString()));
+
+/** Every list response (spec §3): `{result, count, page, limit}`. */
+export const listEnvelope = <T extends z.ZodType>(item: T) =>
+  z.object({
+    result: z.array(item),
+    count: z.number().int(),
+    page: z.number().int(),
+    limit: z.number().int(),
+  });
+
+/** The JSON body of every 4xx/5xx answer; `message` is what a person reads (§8). */
+export const ErrorBody = z.object({
+  statusCode: z.number().int(),
+  error: z.string(),
+  message: z.string(),
+  code: z.string().optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export const Ok = z.object({ ok: z.literal(true) });

@@ -1,0 +1,112 @@
+// Requests and responses of /v2/scan-groups (slides, slide labels; spec §7), the simpleId alphabet,
+// and the archive/reactivate vocabulary of §4.2.
+import { z } from 'zod';
+import { Id } from './common';
+import { ScanGroupStatuses, StorageStatuses } from './enums';
+import { ScanGroup } from './entities';
+import { isoDateParam, pageParams, repeated } from './lists';
+import { TAGS_PER_STUDY_MAX } from './constants';
+import { IdSet, SET_MAX, Tag, echoedFields } from './studies';
+
+/**
+ * simpleId: 8 characters of Crockford's base32 (no I, L, O, U), so it is typed without doubt and
+ * survives a printed label read back by eye or barcode. 32^8 ≈ 10^12 ids.
+ */
+export const SIMPLE_ID_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const SIMPLE_ID_LENGTH = 8;
+
+/** What a person typed or a barcode gave → the stored form: upper case, no separators, O→0, I/L→1. */
+export function normalizeSimpleId(input: string): string {
+  return input.trim().toUpperCase().replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
+}
+
+export const isSimpleId = (value: string): boolean =>
+  value.length === SIMPLE_ID_LENGTH && [...value].every((c) => SIMPLE_ID_ALPHABET.includes(c));
+
+/** Texts of our own where the spec is silent (docs/decisions.md). */
+export const ScanGroupText = {
+  archived: 'This slide is archived. Reactivate it first.',
+  beingReactivated: 'This slide is being reactivated',
+  unknownOrgan: 'No such organ',
+  animalMismatch: 'The organ belongs to another animal',
+  tooManyTags: `A slide can have at most ${TAGS_PER_STUDY_MAX} tags`,
+} as const;
+
+const scanGroupFields = {
+  name: z.string().trim().max(100).nullable(),
+  notes: z.string().max(2000),
+  LISInfo: z
+    .record(z.string().max(100), z.unknown())
+    .refine((v) => JSON.stringify(v).length <= 20_000, { message: 'LISInfo is too large' })
+    .nullable(),
+  organId: Id.nullable(),
+  animal: z.string().trim().max(100).nullable(),
+  tags: z.array(Tag).max(TAGS_PER_STUDY_MAX, ScanGroupText.tooManyTags),
+  assigneeUserIds: IdSet,
+  assigneeOrgIds: IdSet,
+  /** A date at or before now archives the slide; a later one schedules it; null reactivates (§4.2). */
+  archiveAt: z.iso.datetime({ offset: true, message: 'must be an ISO date' }).nullable(),
+};
+
+export const CreateScanGroupBody = z.strictObject({
+  scanGroup: z
+    .strictObject({
+      ...scanGroupFields,
+      /** Only ever the caller ('You can only create scan groups for yourself'); filled in when absent. */
+      creatorUserId: Id,
+      organizationId: Id,
+    })
+    .partial(),
+});
+export type CreateScanGroupBody = z.input<typeof CreateScanGroupBody>;
+
+const ScanGroupSetOps = z.strictObject({
+  tags: z.array(z.string().trim().max(200)).max(SET_MAX).optional(),
+  assigneeUserIds: IdSet.optional(),
+  assigneeOrgIds: IdSet.optional(),
+});
+
+export const UpdateScanGroupBody = z
+  .strictObject({
+    scanGroup: z
+      .strictObject({
+        ...scanGroupFields,
+        ...echoedFields,
+        simpleId: z.string().max(64),
+        storageStatus: z.string().max(40),
+        storageHistory: z.array(z.unknown()).max(1000),
+        lastUploadDate: z.string().max(40).nullable(),
+      })
+      .partial()
+      .optional(),
+    add: ScanGroupSetOps.extend({ tags: z.array(Tag).max(SET_MAX).optional() }).optional(),
+    remove: ScanGroupSetOps.optional(),
+  })
+  .refine((b) => b.scanGroup || b.add || b.remove, { message: 'Send scanGroup, add or remove' });
+export type UpdateScanGroupBody = z.input<typeof UpdateScanGroupBody>;
+
+export const ScanGroupOrderBy = z.enum(['createdAt', 'updatedAt', 'lastUploadDate', 'name', 'simpleId']);
+
+/** §7 "Filters used" for scan groups; arrays are repeated parameters. */
+export const ScanGroupListQuery = z.object({
+  ...pageParams(100, 10),
+  orderBy: ScanGroupOrderBy.default('createdAt'),
+  id: repeated(Id),
+  creatorUserId: repeated(Id),
+  organId: repeated(Id),
+  animalName: repeated(z.string().max(100)),
+  simpleId: repeated(z.string().max(64)),
+  organizationId: repeated(Id),
+  storageStatus: repeated(z.enum(StorageStatuses)),
+  status: repeated(z.enum(ScanGroupStatuses)),
+  tag: repeated(z.string().max(200)),
+  /** Free text over simpleId, name and notes (the filter bar's search box). */
+  search: z.string().trim().max(100).optional(),
+  createdAtStart: isoDateParam.optional(),
+  createdAtEnd: isoDateParam.optional(),
+  archiveAtStart: isoDateParam.optional(),
+  archiveAtEnd: isoDateParam.optional(),
+});
+export type ScanGroupListQuery = z.input<typeof ScanGroupListQuery>;
+
+export const ScanGroupResult = z.object({ result: ScanGroup });

@@ -1,0 +1,273 @@
+// /administrator/user: the users of the selected organization and its teams, Invite user (e-mail
+// checked with check-email), Modify (name and enabledPolicies, §6.2) and Remove with the 'Remove user'
+// confirmation. Each control follows the abilities: disabled with the denial's tooltip otherwise
+// ('You cannot delete yourself').
+import { useState } from 'react';
+import { Badge, Button, Card, Group, Modal, ScrollArea, Stack, Table, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { asSubject, denialMessage } from '../../access';
+import { AdminText, Denied, Misc, extractMessage } from '../../api/messages';
+import { useAbility } from '../session/ability';
+import { useMutations } from '../sync/hooks';
+import {
+  pathName,
+  treeOf,
+  useOrganizations,
+  useUsers,
+  type LocalOrganization,
+  type LocalUser,
+} from './admin-data';
+import { ORGANIZATION_MODAL_WIDTH, TOAST_MS } from './constants';
+import { DeniedTooltip } from './Denied';
+import { InviteForm } from './InviteForm';
+import { PolicyChecklist } from './PolicyChecklist';
+import { inOrder } from './policies';
+import { RowBadge } from './RowState';
+import { saveEdit, setDiff } from './save';
+import { useSelection } from './selection';
+
+const STATUS_COLOR: Record<string, string> = {
+  active: 'green',
+  pending: 'yellow',
+  created: 'gray',
+  organizer: 'blue',
+};
+
+export function StatusBadge({ status }: { status: string }) {
+  return (
+    <Badge color={STATUS_COLOR[status] ?? 'gray'} variant="light">
+      {status}
+    </Badge>
+  );
+}
+
+export function UsersPage() {
+  const { selected, organizations } = useSelection();
+  const all = useOrganizations();
+  const tree = selected && all ? treeOf(all, selected.id) : undefined;
+  const users = useUsers(tree?.map((o) => o.id) ?? []);
+  const { ability } = useAbility();
+  const [inviting, setInviting] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<string | null>(null);
+  if (!selected || !all || !tree || !organizations) return null;
+  const inviteTargets = organizations.filter((o) =>
+    ability.can('create', asSubject('User', { organizationId: o.id })),
+  );
+  const inviteDenied = inviteTargets.length ? undefined : Denied.noCreatePermission;
+  const orgOf = (id: string) => all.find((o) => o.id === id);
+  const editingUser = users?.find((u) => u.id === editing);
+  const removingUser = users?.find((u) => u.id === removing);
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <Text c="dimmed" size="sm">
+          Users of {selected.name} and its teams
+        </Text>
+        <DeniedTooltip reason={inviteDenied}>
+          <Button disabled={!!inviteDenied} onClick={() => setInviting(true)}>
+            Invite user
+          </Button>
+        </DeniedTooltip>
+      </Group>
+      {users && users.length === 0 ? (
+        <Card withBorder>
+          <Text c="dimmed" ta="center">
+            {Misc.resultsNotFound}
+          </Text>
+        </Card>
+      ) : (
+        <Card withBorder p={0}>
+          <ScrollArea>
+            <Table striped highlightOnHover miw={720}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th>E-mail</Table.Th>
+                  <Table.Th>Organization</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>Policies</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {(users ?? []).map((u) => {
+                  const subject = asSubject('User', u);
+                  const modifyDenied =
+                    denialMessage(ability, 'update', subject, 'enabledPolicies') &&
+                    denialMessage(ability, 'update', subject, 'name');
+                  const removeDenied = denialMessage(ability, 'delete', subject);
+                  const org = orgOf(u.organizationId);
+                  return (
+                    <Table.Tr key={u.id}>
+                      <Table.Td>
+                        <Group gap="xs" wrap="nowrap">
+                          <Text size="sm" fw={500}>
+                            {u.name}
+                          </Text>
+                          <RowBadge row={u} />
+                        </Group>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{u.email}</Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{org ? pathName(all, org) : '—'}</Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <StatusBadge status={u.status} />
+                      </Table.Td>
+                      <Table.Td>{inOrder(u.enabledPolicies).length}</Table.Td>
+                      <Table.Td>
+                        <Group gap="xs" justify="flex-end" wrap="nowrap">
+                          <DeniedTooltip reason={modifyDenied}>
+                            <Button
+                              size="xs"
+                              variant="light"
+                              disabled={!!modifyDenied}
+                              onClick={() => setEditing(u.id)}
+                              aria-label={`Modify ${u.email}`}
+                            >
+                              Modify
+                            </Button>
+                          </DeniedTooltip>
+                          <DeniedTooltip reason={removeDenied}>
+                            <Button
+                              size="xs"
+                              variant="light"
+                              color="red"
+                              disabled={!!removeDenied}
+                              onClick={() => setRemoving(u.id)}
+                              aria-label={`Remove ${u.email}`}
+                            >
+                              Remove
+                            </Button>
+                          </DeniedTooltip>
+                        </Group>
+                      </Table.Td>
+                    </Table.Tr>
+                  );
+                })}
+              </Table.Tbody>
+            </Table>
+          </ScrollArea>
+          <Text size="xs" c="dimmed" p="xs">
+            {users?.length ?? 0} in all
+          </Text>
+        </Card>
+      )}
+      <Modal
+        opened={inviting}
+        onClose={() => setInviting(false)}
+        title="Invite user"
+        size={ORGANIZATION_MODAL_WIDTH}
+      >
+        <InviteForm
+          targets={inviteTargets}
+          defaultOrganizationId={selected.id}
+          onDone={() => setInviting(false)}
+        />
+      </Modal>
+      <Modal
+        opened={!!editingUser}
+        onClose={() => setEditing(null)}
+        title={editingUser ? `Modify ${editingUser.email}` : ''}
+        size={ORGANIZATION_MODAL_WIDTH}
+      >
+        {editingUser && (
+          <UserEditor
+            user={editingUser}
+            org={orgOf(editingUser.organizationId)}
+            onDone={() => setEditing(null)}
+          />
+        )}
+      </Modal>
+      <RemoveUserDialog user={removingUser} onClose={() => setRemoving(null)} />
+    </Stack>
+  );
+}
+
+function UserEditor({ user, org, onDone }: { user: LocalUser; org?: LocalOrganization; onDone(): void }) {
+  const { ability } = useAbility();
+  const { update } = useMutations();
+  const subject = asSubject('User', user);
+  const [name, setName] = useState(user.name);
+  const [policies, setPolicies] = useState(() => inOrder(user.enabledPolicies));
+  const nameDenied = denialMessage(ability, 'update', subject, 'name');
+  const policiesDenied = denialMessage(ability, 'update', subject, 'enabledPolicies');
+  const ops = setDiff(user.enabledPolicies, policies);
+  const nameChanged = name.trim() !== user.name;
+  const dirty = nameChanged || ops.add.length + ops.remove.length > 0;
+  const save = async () => {
+    const ok = await saveEdit(update, 'users', user.id, {
+      set: nameChanged ? { name: name.trim() } : {},
+      add: { enabledPolicies: ops.add },
+      remove: { enabledPolicies: ops.remove },
+    });
+    if (ok) onDone();
+  };
+  return (
+    <Stack gap="md">
+      <DeniedTooltip reason={nameDenied} block>
+        <TextInput
+          label="Name"
+          value={name}
+          maxLength={100}
+          disabled={!!nameDenied}
+          onChange={(e) => setName(e.currentTarget.value)}
+          w="100%"
+        />
+      </DeniedTooltip>
+      <TextInput label="E-mail" value={user.email} disabled readOnly />
+      <PolicyChecklist
+        label="Enabled policies"
+        value={policies}
+        onChange={setPolicies}
+        selectable={org?.availablePolicies ?? []}
+        deniedReason={policiesDenied}
+      />
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button disabled={!dirty || !name.trim()} onClick={() => void save()}>
+          Save changes
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/** 'Remove user confirmation' (§2.10). */
+function RemoveUserDialog({ user, onClose }: { user?: LocalUser; onClose(): void }) {
+  const { remove } = useMutations();
+  const confirm = async () => {
+    if (!user) return;
+    try {
+      await remove('users', user.id);
+      onClose();
+    } catch (error) {
+      notifications.show({ color: 'red', message: extractMessage(error), autoClose: TOAST_MS });
+    }
+  };
+  return (
+    <Modal
+      opened={!!user}
+      onClose={onClose}
+      title={AdminText.removeUserTitle}
+      size={ORGANIZATION_MODAL_WIDTH}
+    >
+      <Stack>
+        <Text size="sm">{user ? AdminText.removeUserConfirm(user.name) : ''}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button color="red" onClick={() => void confirm()}>
+            {AdminText.removeUserTitle}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

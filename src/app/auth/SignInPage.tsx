@@ -1,0 +1,105 @@
+// /signin: e-mail and password (with the bot check when configured), and Google sign-in when set up.
+import { useState } from 'react';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Divider,
+  Group,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, getRouteApi, useNavigate } from '@tanstack/react-router';
+import { safeContinue } from '../lib/continue';
+import type { AuthOptions } from '../../api/auth';
+import { extractMessage } from '../../api/messages';
+import { api } from '../lib/api';
+import { useSession } from '../session/session-context';
+import { GoogleSignIn } from './GoogleSignIn';
+
+const route = getRouteApi('/_public/signin');
+
+export function SignInPage() {
+  const search = route.useSearch();
+  const session = useSession();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | undefined>(
+    session.state.status === 'signedOut' ? session.state.loginError : undefined,
+  );
+  const [busy, setBusy] = useState(false);
+  const options = useQuery({
+    queryKey: ['auth', 'options'],
+    queryFn: () => api<AuthOptions>('GET', '/auth/options'),
+    staleTime: Infinity,
+  });
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await session.signIn(email, password);
+      const back = safeContinue(search.continue);
+      await (back ? navigate({ href: back }) : navigate({ to: '/dashboard' }));
+    } catch (e) {
+      setError(extractMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <Title order={3}>Sign in</Title>
+        {error && (
+          <Alert color="red" variant="light" role="alert">
+            {error}
+          </Alert>
+        )}
+        <TextInput
+          label="E-mail"
+          type="email"
+          autoComplete="username"
+          required
+          autoFocus
+          value={email}
+          onChange={(e) => setEmail(e.currentTarget.value)}
+        />
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+        />
+        <Group justify="space-between">
+          <Anchor component={Link} to="/fp" size="sm">
+            Forgot password?
+          </Anchor>
+        </Group>
+        <Button type="submit" loading={busy} disabled={!email || !password} fullWidth size="md">
+          Sign in
+        </Button>
+        {options.data?.googleClientId && (
+          <>
+            <Divider label="or" labelPosition="center" />
+            <GoogleSignIn clientId={options.data.googleClientId} onError={setError} />
+          </>
+        )}
+        <Text size="sm" c="dimmed" ta="center">
+          No account yet?{' '}
+          <Anchor component={Link} to="/signup">
+            Request access
+          </Anchor>
+        </Text>
+      </Stack>
+    </form>
+  );
+}

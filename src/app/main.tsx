@@ -1,0 +1,31 @@
+// The app's entry: theme, notifications, data layer, session, router, and service-worker registration.
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider } from '@tanstack/react-query';
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { theme } from './theme';
+import { queryClient } from './lib/query-client';
+import { SessionProvider } from './session/SessionProvider';
+import { AppRouter } from './router';
+import { SyncProvider } from './sync/SyncProvider';
+import { registerServiceWorker } from './lib/service-worker';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <MantineProvider theme={theme} defaultColorScheme="light">
+      <Notifications position="top-right" autoClose={5000} />
+      <QueryClientProvider client={queryClient}>
+        <SessionProvider>
+          <SyncProvider>
+            <AppRouter />
+          </SyncProvider>
+        </SessionProvider>
+      </QueryClientProvider>
+    </MantineProvider>
+  </StrictMode>,
+);
+
+registerServiceWorker();

@@ -1,0 +1,287 @@
+// Request Review (?request-review, spec §2.3, §2.10, §5, §7, §8): pick slides — optionally narrowed to
+// one study (studies without slides disabled with 'Study has not avaliable slide (image)') — and fill
+// reviewer slots, each holding one distinct colleague. One review per selected image per reviewer is
+// created, all sharing a generated reviewGroupUUID; a QC request creates QC reviews that wait for the
+// reviewer's result. Every review goes through the outbox, so a request made offline is kept and sent
+// later. Without permission the request button is disabled with the spec's two tooltip lines.
+import { useEffect, useState } from 'react';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Group,
+  Modal,
+  MultiSelect,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { canRequestReview } from '../../access/menu';
+import type { Review } from '../../api/entities';
+import { Denied, Misc, ReviewQcText, StudyText, Toasts, extractMessage } from '../../api/messages';
+import { localDb } from '../../local/db';
+import { whenSettled } from '../../local/outbox';
+import { SAVED_OFFLINE } from '../studies/NewStudyModal';
+import { useAbility } from '../session/ability';
+import { useMe } from '../session/session-context';
+import { useMutations, useObserved } from '../sync/hooks';
+import { nameOf, readRequestSource } from './reviews-local';
+
+export const REQUEST_REVIEW_TITLE = 'Request Review';
+const ANSWER_WAIT_MS = 10_000;
+
+export function RequestReviewModal({
+  opened,
+  onClose,
+  studyId,
+}: {
+  opened: boolean;
+  onClose(): void;
+  /** A study to start from (`?request-review={studyId}`). */
+  studyId?: string;
+}) {
+  const me = useMe();
+  const { ability, me: accessMe } = useAbility();
+  const mutations = useMutations();
+  const source = useObserved((db) => readRequestSource(db), [opened]);
+  const [study, setStudy] = useState<string | null>(studyId ?? null);
+  const [slideIds, setSlideIds] = useState<string[]>([]);
+  const [slots, setSlots] = useState<(string | null)[]>([null]);
+  const [kind, setKind] = useState<'standard' | 'qc'>('standard');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const allowed = canRequestReview(ability, accessMe);
+  useEffect(() => {
+    if (opened) setStudy(studyId ?? null);
+  }, [opened, studyId]);
+
+  const reset = () => {
+    setSlideIds([]);
+    setSlots([null]);
+    setError(undefined);
+    setStudy(studyId ?? null);
+  };
+  const close = () => {
+    reset();
+    onClose();
+  };
+
+  const studies = source?.studies ?? [];
+  const chosenStudy = studies.find((s) => s.id === study);
+  const withImages = (source?.slides ?? []).filter((s) => (source?.images[s.id]?.length ?? 0) > 0);
+  const slides = chosenStudy ? withImages.filter((s) => chosenStudy.scanGroupIds.includes(s.id)) : withImages;
+  const users = source?.users ?? [];
+  const filled = slots.filter((s): s is string => !!s);
+  const imageIds = slideIds.flatMap((id) => (source?.images[id] ?? []).map((i) => i.id));
+  const missing =
+    slideIds.length === 0
+      ? ReviewQcText.selectSlides
+      : filled.length < slots.length
+        ? ReviewQcText.fillReviewers
+        : undefined;
+
+  const submit = async () => {
+    setBusy(true);
+    setError(undefined);
+    const toast = notifications.show({
+      loading: true,
+      title: Toasts.requestingReview,
+      message: '',
+      autoClose: false,
+    });
+    try {
+      const group = crypto.randomUUID();
+      const now = new Date().toISOString();
+      const entries = [];
+      for (const imageId of imageIds)
+        for (const reviewerId of filled) {
+          const fields: Record<string, unknown> = { reviewGroupUUID: group, imageId, reviewerId, type: kind };
+          const preview: Partial<Review> = {
+            creatorUserId: me.user.id,
+            organizationId: me.organization.id,
+            status: 'pending',
+            comment: '',
+            qc: kind === 'qc',
+            visibility: 'public',
+            assigneeUserIds: [],
+            assigneeOrgIds: [],
+            inheritedAssignees: [],
+            createdAt: now,
+            updatedAt: now,
+          };
+          entries.push((await mutations.create('reviews', fields, preview)).entry);
+        }
+      if (navigator.onLine) {
+        const outcomes = await Promise.all(entries.map((e) => whenSettled(localDb(), e.id, ANSWER_WAIT_MS)));
+        const failed = outcomes.find((o) => o.state === 'failed');
+        if (failed && failed.state === 'failed') {
+          // The request is one act: what the server refused is not left queued.
+          for (const [i, o] of outcomes.entries())
+            if (o.state === 'failed') await mutations.discard(entries[i].id);
+          throw new Error(failed.message);
+        }
+        const queued = outcomes.some((o) => o.state === 'pending');
+        finish(toast, queued);
+      } else finish(toast, true);
+      close();
+    } catch (err) {
+      const message = extractMessage(err);
+      setError(message);
+      notifications.update({
+        id: toast,
+        loading: false,
+        color: 'red',
+        title: Toasts.error,
+        message,
+        autoClose: 5000,
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const finish = (toast: string, queued: boolean) => {
+    const names = filled.map((id) => nameOf(users, id, Misc.unavailableUser)).join(', ');
+    notifications.update({
+      id: toast,
+      loading: false,
+      color: 'green',
+      title: Toasts.reviewRequested,
+      message: queued
+        ? `${Toasts.reviewRequestedText(names)} ${SAVED_OFFLINE}`
+        : Toasts.reviewRequestedText(names),
+      autoClose: 5000,
+    });
+  };
+
+  const denied = (
+    <Stack gap={2}>
+      <Text size="sm">{Denied.noReviewPermission}</Text>
+      <Text size="sm">{Denied.contactAdmin}</Text>
+    </Stack>
+  );
+
+  return (
+    <Modal opened={opened} onClose={close} title={REQUEST_REVIEW_TITLE} size="lg" centered>
+      <Stack>
+        <SegmentedControl
+          value={kind}
+          onChange={(v) => setKind(v === 'qc' ? 'qc' : 'standard')}
+          data={[
+            { value: 'standard', label: 'Review' },
+            { value: 'qc', label: 'Quality check (QC)' },
+          ]}
+          aria-label="Kind of review"
+        />
+        <Select
+          label="Study"
+          placeholder="All slides"
+          clearable
+          searchable
+          value={study}
+          onChange={(v) => {
+            setStudy(v);
+            setSlideIds([]);
+          }}
+          nothingFoundMessage={Misc.noOptions}
+          comboboxProps={{ withinPortal: true }}
+          maxDropdownHeight={220}
+          data={studies.map((s) => ({
+            value: s.id,
+            label: s.scanGroupIds.some((id) => withImages.some((w) => w.id === id))
+              ? s.name
+              : `${s.name} — ${StudyText.noAvailableSlide}`,
+            disabled: !s.scanGroupIds.some((id) => withImages.some((w) => w.id === id)),
+          }))}
+        />
+        <MultiSelect
+          label="Slides"
+          placeholder={slideIds.length ? undefined : 'Choose slides'}
+          searchable
+          value={slideIds}
+          onChange={setSlideIds}
+          nothingFoundMessage={Misc.noOptions}
+          maxDropdownHeight={300}
+          data={slides.map((s) => ({
+            value: s.id,
+            label: `${s.simpleId} (${source?.images[s.id]?.length ?? 0} ${source?.images[s.id]?.length === 1 ? 'image' : 'images'})`,
+          }))}
+        />
+        <Stack gap="xs">
+          <Text size="sm" fw={500}>
+            Reviewers
+          </Text>
+          {slots.map((value, i) => (
+            <Group key={i} gap="xs" wrap="nowrap">
+              <Select
+                style={{ flex: 1 }}
+                aria-label={`Reviewer ${i + 1}`}
+                placeholder="Choose a reviewer"
+                searchable
+                value={value}
+                onChange={(v) => setSlots(slots.map((s, j) => (j === i ? v : s)))}
+                nothingFoundMessage={Misc.noOptions}
+                maxDropdownHeight={240}
+                data={users
+                  .filter((u) => u.id === value || !filled.includes(u.id))
+                  .map((u) => ({ value: u.id, label: u.name ? `${u.name} (${u.email})` : u.email }))}
+              />
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                size="lg"
+                aria-label={`Remove reviewer ${i + 1}`}
+                disabled={slots.length === 1}
+                onClick={() => setSlots(slots.filter((_, j) => j !== i))}
+              >
+                ×
+              </ActionIcon>
+            </Group>
+          ))}
+          <Group>
+            <Button
+              variant="subtle"
+              size="compact-sm"
+              onClick={() => setSlots([...slots, null])}
+              disabled={slots.length >= users.length}
+            >
+              Add reviewer
+            </Button>
+          </Group>
+        </Stack>
+        {imageIds.length > 0 && filled.length > 0 && (
+          <Text size="sm" c="dimmed">
+            {imageIds.length * filled.length} {imageIds.length * filled.length === 1 ? 'review' : 'reviews'}{' '}
+            will be requested.
+          </Text>
+        )}
+        {error && (
+          <Alert color="red" variant="filled" role="alert">
+            {error}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={close}>
+            Cancel
+          </Button>
+          <Tooltip
+            label={allowed ? missing : denied}
+            disabled={allowed && !missing}
+            openDelay={300}
+            multiline
+            w={280}
+          >
+            <span>
+              <Button onClick={() => void submit()} disabled={!allowed || !!missing} loading={busy}>
+                Request Review
+              </Button>
+            </span>
+          </Tooltip>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,6 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { BasicInformationPage } from '../../../account/AccountPages';
+
+export const Route = createFileRoute('/_app/account-settings/basic-information')({
+  component: BasicInformationPage,
+});

@@ -1,0 +1,6 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { PredictorsPage } from '../../../admin/CatalogPages';
+
+export const Route = createFileRoute('/_app/administrator/predictors')({
+  component: PredictorsPage,
+});

@@ -1,0 +1,6 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { OrganizationSetupStep } from '../../../setup/steps';
+
+export const Route = createFileRoute('/_app/setup/organization-setup')({
+  component: OrganizationSetupStep,
+});

@@ -1,0 +1,6 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { PolicyConfigurationStep } from '../../../setup/steps';
+
+export const Route = createFileRoute('/_app/setup/policy-configuration')({
+  component: PolicyConfigurationStep,
+});

@@ -1,0 +1,6 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { TeamSetupStep } from '../../../../setup/steps';
+
+export const Route = createFileRoute('/_app/setup/team-setup/')({
+  component: TeamSetupStep,
+});

@@ -1,0 +1,17 @@
+// Signed-out pages (/signin, /signup, /register, /rp, /fp) share a centered card; signed-in users skip them.
+import { createFileRoute, Outlet, redirect } from '@tanstack/react-router';
+import { AuthLayout } from '../auth/AuthLayout';
+import { safeContinue } from '../lib/continue';
+
+export const Route = createFileRoute('/_public')({
+  beforeLoad: ({ context, search }) => {
+    if (context.session.state.status !== 'signedIn') return;
+    const back = safeContinue((search as Record<string, unknown>).continue);
+    throw back ? redirect({ href: back, replace: true }) : redirect({ to: '/dashboard', replace: true });
+  },
+  component: () => (
+    <AuthLayout>
+      <Outlet />
+    </AuthLayout>
+  ),
+});

@@ -1,0 +1,25 @@
+// The signed-in frame: top bar, the page, the footer; an offline banner when the network is gone.
+import { AppShell, Box } from '@mantine/core';
+import { Outlet } from '@tanstack/react-router';
+import { Footer } from './Footer';
+import { TopBar } from './TopBar';
+import { OfflineBanner } from './OfflineBanner';
+import { QueryModals } from './QueryModals';
+
+export function AppLayout() {
+  return (
+    <AppShell header={{ height: 60 }} padding={0}>
+      <AppShell.Header>
+        <TopBar />
+      </AppShell.Header>
+      <AppShell.Main style={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
+        <OfflineBanner />
+        <Box component="main" style={{ flex: 1 }} p="md">
+          <Outlet />
+        </Box>
+        <Footer />
+      </AppShell.Main>
+      <QueryModals />
+    </AppShell>
+  );
+}

@@ -1,0 +1,129 @@
+// Slides (scan groups) from the local store for the slide lists: filtered by the §2.7 filter state,
+// sorted, one page of 10 (§9), with each slide's images and heart reactions, so a card renders from
+// one read and works offline. Also the storage state a card shows (§4.2).
+import type { Image, Reaction, ScanGroup } from '../../api/entities';
+import type { LocalDb } from '../../local/db';
+import { readRows } from '../../local/read';
+import type { Local } from '../../local/restore';
+import {
+  ARCHIVING_WINDOW_DAYS,
+  dateRangeStart,
+  type ArchivalStatus,
+  type FilterState,
+} from '../filters/filter-state';
+
+export const SLIDES_PER_PAGE = 10;
+const DAY_MS = 86_400_000;
+
+/** The storage state a slide shows (§4.2): a pending archive shows Archiving before the server answers. */
+export function slideStorage(
+  slide: Pick<ScanGroup, 'storageStatus' | 'archiveAt'>,
+  now = Date.now(),
+): ArchivalStatus {
+  switch (slide.storageStatus) {
+    case 'archiveReady':
+      return 'archiving';
+    case 'archived':
+      return 'archived';
+    case 'restoreReady':
+    case 'restoring':
+      return 'restoring';
+    case 'archiveFailure':
+      return 'archiveFailure';
+    case 'restoreFailure':
+      return 'restoreFailure';
+    default: {
+      const at = slide.archiveAt ? Date.parse(slide.archiveAt) : NaN;
+      return Number.isFinite(at) && at <= now + ARCHIVING_WINDOW_DAYS * DAY_MS ? 'archiving' : 'active';
+    }
+  }
+}
+
+/** Archived (or on the way there or back): no viewer link, most menu actions disabled (§4.2). */
+export const isArchived = (slide: Pick<ScanGroup, 'storageStatus' | 'archiveAt'>) =>
+  slide.storageStatus !== 'active' || pendingArchive(slide);
+
+/** An archive requested for now (not a scheduled one): the slide is on its way out. */
+export const pendingArchive = (slide: Pick<ScanGroup, 'storageStatus' | 'archiveAt'>) =>
+  slide.storageStatus === 'active' && !!slide.archiveAt && Date.parse(slide.archiveAt) <= Date.now() + 60_000;
+
+export interface SlidePage {
+  rows: Local<ScanGroup>[];
+  count: number;
+  images: Record<string, Local<Image>[]>;
+  reactions: Record<string, Local<Reaction>[]>;
+}
+
+export interface SlideQuery {
+  filters: FilterState;
+  page: number;
+  /** Only these slides (a study's), in any order. */
+  within?: readonly string[];
+  /** Rows to return (a page, or everything up to "load more"). */
+  limit?: number;
+}
+
+const contains = (hay: string | null | undefined, needle: string) =>
+  !!hay && hay.toLowerCase().includes(needle);
+
+export async function readSlidePage(db: LocalDb, q: SlideQuery): Promise<SlidePage> {
+  const f = q.filters;
+  const within = q.within ? new Set(q.within) : undefined;
+  let assaySlides: Set<string> | undefined;
+  if (f.assayIds.length) {
+    const assays = new Set(f.assayIds);
+    const imgs = await readRows<Image>(db, 'images', {
+      where: (r) => assays.has(String(r.predictorId)),
+    });
+    assaySlides = new Set(imgs.map((i) => i.scanGroupId ?? ''));
+  }
+  const text = f.textSearch.trim().toLowerCase();
+  const since = dateRangeStart(f.dateRange);
+  const set = (xs: string[]) => (xs.length ? new Set(xs) : undefined);
+  const ids = set(f.scanGroupIds);
+  const orgs = set(f.organizationIds);
+  const users = set(f.userIds);
+  const organs = set(f.organIds);
+  const animals = set(f.animalIds);
+  const tags = f.tags;
+  const archival = set(f.scanGroupArchivalStatus);
+  const all = await readRows<ScanGroup>(db, 'scan-groups', {
+    orderBy: 'createdAt',
+    reverse: f.sortBy !== 'oldest',
+    where: (raw) => {
+      const r = raw as unknown as ScanGroup;
+      if (within && !within.has(r.id)) return false;
+      if (ids && !ids.has(r.id)) return false;
+      if (orgs && !orgs.has(r.organizationId)) return false;
+      if (users && !users.has(r.creatorUserId ?? '')) return false;
+      if (organs && !organs.has(r.organId ?? '')) return false;
+      if (animals && !animals.has(r.animal ?? '')) return false;
+      if (tags.length && !tags.some((t) => r.tags?.includes(t))) return false;
+      if (assaySlides && !assaySlides.has(r.id)) return false;
+      if (since !== undefined && Date.parse(r.createdAt) < since) return false;
+      if (archival && !archival.has(slideStorage(r))) return false;
+      if (
+        text &&
+        !contains(r.simpleId, text) &&
+        !contains(r.name, text) &&
+        !contains(r.notes, text) &&
+        !r.tags?.some((t) => contains(t, text))
+      )
+        return false;
+      return true;
+    },
+  });
+  const limit = q.limit ?? SLIDES_PER_PAGE;
+  const rows = all.slice((q.page - 1) * limit, q.page * limit);
+  const shown = new Set(rows.map((r) => r.id));
+  const [imgs, hearts] = await Promise.all([
+    readRows<Image>(db, 'images', { where: (r) => shown.has(String(r.scanGroupId)) }),
+    readRows<Reaction>(db, 'reactions', { where: (r) => shown.has(String(r.referenceId)) }),
+  ]);
+  const images: Record<string, Local<Image>[]> = {};
+  for (const img of imgs) (images[img.scanGroupId ?? ''] ??= []).push(img);
+  for (const list of Object.values(images)) list.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  const reactions: Record<string, Local<Reaction>[]> = {};
+  for (const r of hearts) (reactions[r.referenceId] ??= []).push(r);
+  return { rows, count: all.length, images, reactions };
+}

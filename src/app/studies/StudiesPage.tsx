@@ -1,0 +1,107 @@
+// /dashboard/studies (§2.9): the filter bar (§2.7, state in the URL), the 'Create New Study' tile and
+// the study cards, read from the local store (so the list and its filters work offline, with studies
+// waiting to be sent marked as such), 25 per page.
+import { useEffect, useMemo, useState } from 'react';
+import {
+  Card,
+  Center,
+  Pagination,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
+import { useNavigate } from '@tanstack/react-router';
+import { canCreateStudy, type AppAbility, type Me } from '../../access';
+import { Denied, Misc, Session } from '../../api/messages';
+import { useAbility } from '../session/ability';
+import type { Organization } from '../../api/users';
+import { readRows } from '../../local/read';
+import { FilterBar } from '../filters/FilterBar';
+import { useFilters } from '../filters/filter-state';
+import { useLocalQuery } from '../sync/hooks';
+import { NEW_STUDY_TITLE } from './NewStudyModal';
+import { StudyCard } from './StudyCard';
+import { readStudyPage, STUDIES_PER_PAGE } from './studies-local';
+
+function CreateTile({ ability, me }: { ability: AppAbility; me: Me }) {
+  const navigate = useNavigate();
+  const allowed = canCreateStudy(ability, me);
+  const open = () => {
+    const url = new URL(window.location.href);
+    url.searchParams.set('new-study', '');
+    void navigate({ href: `${url.pathname}${url.search}` });
+  };
+  const tile = (
+    <UnstyledButton onClick={open} disabled={!allowed} aria-label={NEW_STUDY_TITLE} h="100%" w="100%">
+      <Card withBorder radius="md" h="100%" style={{ borderStyle: 'dashed', opacity: allowed ? 1 : 0.5 }}>
+        <Center h="100%" mih={90}>
+          <Stack gap={2} align="center">
+            <Text size="xl" fw={700} c="tessera.7">
+              +
+            </Text>
+            <Text fw={600}>{NEW_STUDY_TITLE}</Text>
+          </Stack>
+        </Center>
+      </Card>
+    </UnstyledButton>
+  );
+  if (allowed) return tile;
+  return (
+    <Tooltip label={`${Denied.noStudyPermission}. ${Denied.contactAdmin}`} multiline w={280} openDelay={300}>
+      <div>{tile}</div>
+    </Tooltip>
+  );
+}
+
+export function StudiesPage() {
+  const { ability, me } = useAbility();
+  const [filters] = useFilters();
+  const [page, setPage] = useState(1);
+  const key = JSON.stringify(filters);
+  useEffect(() => setPage(1), [key]);
+  const q = useLocalQuery('studies', ['page', page, key], (db) => readStudyPage(db, page, filters));
+  const orgs = useLocalQuery('organizations', ['study-cards'], (db) =>
+    readRows<Organization>(db, 'organizations'),
+  );
+  const orgName = useMemo(() => new Map((orgs.data ?? []).map((o) => [o.id, o.name])), [orgs.data]);
+  const pages = Math.max(1, Math.ceil((q.data?.count ?? 0) / STUDIES_PER_PAGE));
+  return (
+    <Stack gap="md">
+      <Title order={2}>Studies</Title>
+      <FilterBar
+        pickers={['slideId', 'organization', 'creator', 'organ', 'tags']}
+        placeholder="Search studies by name"
+      />
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 4 }} spacing="md">
+        <CreateTile ability={ability} me={me} />
+        {q.data?.rows.map((study) => (
+          <StudyCard
+            key={study.id}
+            study={study}
+            ability={ability}
+            organizationName={orgName.get(study.organizationId)}
+            assays={q.data?.assays[study.id]}
+          />
+        ))}
+      </SimpleGrid>
+      {!q.data && (
+        <Text c="dimmed" ta="center">
+          {Session.loading}
+        </Text>
+      )}
+      {q.data && q.data.count === 0 && (
+        <Text c="dimmed" ta="center">
+          {Misc.resultsNotFound}
+        </Text>
+      )}
+      {pages > 1 && (
+        <Center>
+          <Pagination total={pages} value={page} onChange={setPage} />
+        </Center>
+      )}
+    </Stack>
+  );
+}

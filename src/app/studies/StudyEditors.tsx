@@ -1,0 +1,92 @@
+// The two study edits the offline scenarios need, on the study card: rename (§4.5: Enter saves, blur
+// cancels, an empty or unchanged name is not saved) and add a tag (§5: at most 16 characters, a
+// duplicate gives 'This tag already exists', the add control is hidden from 29 tags on). Both go
+// through the outbox: a rename is a PATCH of the name, a tag an `add` operation, so two offline
+// tag edits merge.
+import { useState } from 'react';
+import { ActionIcon, Text, TextInput, Tooltip } from '@mantine/core';
+import { STUDY_NAME_MAX, TAG_MAX_LENGTH, TAGS_PER_STUDY_MAX } from '../../api/constants';
+import type { Study } from '../../api/entities';
+import { StudyText } from '../../api/messages';
+import { StudyRuleText } from '../../api/studies';
+import { useMutations } from '../sync/hooks';
+
+export function RenameStudy({ study, onDone }: { study: Study; onDone(): void }) {
+  const mutations = useMutations();
+  const [name, setName] = useState(study.name);
+  const trimmed = name.trim();
+  const tooLong = trimmed.length > STUDY_NAME_MAX;
+  const save = async () => {
+    if (!trimmed || tooLong || trimmed === study.name) return onDone();
+    await mutations.update('studies', study.id, { set: { name: trimmed } });
+    onDone();
+  };
+  return (
+    <TextInput
+      aria-label="Study name"
+      size="xs"
+      value={name}
+      autoFocus
+      error={tooLong ? StudyRuleText.nameTooLong : undefined}
+      onChange={(e) => setName(e.currentTarget.value)}
+      onBlur={onDone}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') void save();
+        if (e.key === 'Escape') onDone();
+      }}
+    />
+  );
+}
+
+/** Whether the add-tag control shows: hidden from 29 tags on (§5). */
+export const canAddMoreTags = (study: Study) => study.tags.length < TAGS_PER_STUDY_MAX - 1;
+
+export function AddTag({ study }: { study: Study }) {
+  const mutations = useMutations();
+  const [open, setOpen] = useState(false);
+  const [tag, setTag] = useState('');
+  const [error, setError] = useState<string>();
+  if (!canAddMoreTags(study)) return null;
+  const close = () => {
+    setOpen(false);
+    setTag('');
+    setError(undefined);
+  };
+  const add = async () => {
+    const value = tag.trim();
+    if (!value) return close();
+    if (value.length > TAG_MAX_LENGTH) return setError(StudyRuleText.tagTooLong);
+    if (study.tags.includes(value)) return setError(StudyText.tagExists);
+    await mutations.update('studies', study.id, { add: { tags: [value] } });
+    close();
+  };
+  if (!open)
+    return (
+      <Tooltip label="Add tag">
+        <ActionIcon size="sm" variant="light" aria-label="Add tag" onClick={() => setOpen(true)}>
+          <Text size="sm" fw={700}>
+            +
+          </Text>
+        </ActionIcon>
+      </Tooltip>
+    );
+  return (
+    <TextInput
+      aria-label="New tag"
+      size="xs"
+      w={140}
+      autoFocus
+      value={tag}
+      error={error}
+      onChange={(e) => {
+        setTag(e.currentTarget.value);
+        setError(undefined);
+      }}
+      onBlur={close}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') void add();
+        if (e.key === 'Escape') close();
+      }}
+    />
+  );
+}

@@ -1,0 +1,98 @@
+// Studies from the local store: one page of the list filtered by the §2.7 filter state (§9: 25 per
+// page, newest change first unless sorted Oldest), with each study's assay count (distinct assays of
+// its slides' images); and the local copy a new study shows until the server's arrives (§4.5: the
+// creator is its first assignee, their organization its assignee organization).
+import type { Me } from '../../api/auth';
+import type { Image, ScanGroup, Study } from '../../api/entities';
+import type { LocalDb } from '../../local/db';
+import { readRows } from '../../local/read';
+import type { Local } from '../../local/restore';
+import { dateRangeStart, parseFilters, type FilterState } from '../filters/filter-state';
+
+export const STUDIES_PER_PAGE = 25;
+
+export interface StudyPage {
+  rows: Local<Study>[];
+  count: number;
+  /** Study id → how many distinct assays its slides' images carry. */
+  assays: Record<string, number>;
+}
+
+const NO_FILTERS = parseFilters({});
+
+export async function readStudyPage(
+  db: LocalDb,
+  page: number,
+  filters: FilterState = NO_FILTERS,
+  perPage = STUDIES_PER_PAGE,
+): Promise<StudyPage> {
+  const f = filters;
+  let organSlides: Set<string> | undefined;
+  if (f.organIds.length) {
+    const organs = new Set(f.organIds);
+    const slides = await readRows<ScanGroup>(db, 'scan-groups', {
+      where: (r) => organs.has(String(r.organId)),
+    });
+    organSlides = new Set(slides.map((s) => s.id));
+  }
+  const text = f.textSearch.trim().toLowerCase();
+  const since = dateRangeStart(f.dateRange);
+  const orgs = f.organizationIds.length ? new Set(f.organizationIds) : undefined;
+  const users = f.userIds.length ? new Set(f.userIds) : undefined;
+  const all = await readRows<Study>(db, 'studies', {
+    orderBy: 'updatedAt',
+    reverse: f.sortBy !== 'oldest',
+    where: (raw) => {
+      const s = raw as unknown as Study;
+      if (text && !s.name?.toLowerCase().includes(text)) return false;
+      if (orgs && !orgs.has(s.organizationId)) return false;
+      if (users && !users.has(s.creatorUserId ?? '')) return false;
+      if (f.tags.length && !f.tags.some((t) => s.tags?.includes(t))) return false;
+      if (f.scanGroupIds.length && !f.scanGroupIds.some((id) => s.scanGroupIds?.includes(id))) return false;
+      if (organSlides && !s.scanGroupIds?.some((id) => organSlides.has(id))) return false;
+      if (since !== undefined && Date.parse(s.createdAt) < since) return false;
+      return true;
+    },
+  });
+  const rows = all.slice((page - 1) * perPage, page * perPage);
+  return { rows, count: all.length, assays: await assayCounts(db, rows) };
+}
+
+/** Distinct assays (predictors) among the images of each study's slides. */
+export async function assayCounts(db: LocalDb, studies: readonly Study[]): Promise<Record<string, number>> {
+  const slideIds = new Set(studies.flatMap((s) => s.scanGroupIds));
+  if (slideIds.size === 0) return {};
+  const images = await readRows<Image>(db, 'images', { where: (r) => slideIds.has(String(r.scanGroupId)) });
+  const bySlide = new Map<string, Set<string>>();
+  for (const img of images)
+    if (img.predictorId && img.scanGroupId) {
+      const set = bySlide.get(img.scanGroupId) ?? new Set<string>();
+      set.add(img.predictorId);
+      bySlide.set(img.scanGroupId, set);
+    }
+  const out: Record<string, number> = {};
+  for (const s of studies) {
+    const assays = new Set<string>();
+    for (const id of s.scanGroupIds) for (const a of bySlide.get(id) ?? []) assays.add(a);
+    out[s.id] = assays.size;
+  }
+  return out;
+}
+
+/** The fields of a new study the server fills in, as the local copy shows them meanwhile. */
+export function newStudyPreview(me: Me): Omit<Study, 'id' | 'name'> {
+  const now = new Date().toISOString();
+  return {
+    tags: [],
+    scanGroupIds: [],
+    organizationId: me.organization.id,
+    status: 'created',
+    creatorUserId: me.user.id,
+    assigneeUserIds: [me.user.id],
+    assigneeOrgIds: [me.organization.id],
+    inheritedAssignees: [],
+    createdAt: now,
+    updatedAt: now,
+    viewerOptions: null,
+  };
+}

@@ -1,0 +1,59 @@
+// Runs the sync engine while someone is signed in: prepares the local store for that user, restores
+// the persisted query cache, starts pulling and replaying, asks for persistent storage, and stops it
+// all at sign-out. Children read it with useSync().
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { localDb } from '../../local/db';
+import { SyncEngine, type EngineStatus } from '../../local/engine';
+import { defaultLock } from '../../local/locks';
+import { checkOutbox, prepareForUser } from '../../local/read';
+import { startPersistence } from '../lib/persist';
+import { useSession } from '../session/session-context';
+import { requestBackgroundSync, requestPersistentStorage } from './browser';
+import { idleStatus, SyncContext, type SyncContextValue } from './context';
+import { pageTransport } from './transport';
+
+export function SyncProvider({ children }: { children: ReactNode }) {
+  const { state } = useSession();
+  const queryClient = useQueryClient();
+  const userId = state.status === 'signedIn' ? state.me.user.id : undefined;
+  const [engine, setEngine] = useState<SyncEngine>();
+  const [status, setStatus] = useState<EngineStatus>(idleStatus);
+
+  useEffect(() => {
+    if (!userId) return;
+    let cancelled = false;
+    let running: SyncEngine | undefined;
+    let stopPersisting: (() => void) | undefined;
+    void (async () => {
+      const db = localDb();
+      await prepareForUser(db, userId).catch(() => undefined);
+      await checkOutbox(db).catch(() => undefined);
+      if (cancelled) return;
+      [stopPersisting] = startPersistence(queryClient, userId);
+      running = new SyncEngine({
+        db,
+        transport: pageTransport,
+        userId,
+        lock: defaultLock(),
+        window,
+        document,
+        onStatus: setStatus,
+        requestBackgroundSync,
+      });
+      setStatus(running.current);
+      setEngine(running);
+      running.start();
+      void requestPersistentStorage();
+    })();
+    return () => {
+      cancelled = true;
+      running?.stop();
+      stopPersisting?.();
+      setEngine(undefined);
+    };
+  }, [userId, queryClient]);
+
+  const value = useMemo<SyncContextValue>(() => ({ engine, status, userId }), [engine, status, userId]);
+  return <SyncContext.Provider value={value}>{children}</SyncContext.Provider>;
+}

@@ -1,0 +1,136 @@
+// The sync status control of the top bar (issue 4 item 5): online or offline, how many changes wait
+// to be sent, the changes the server refused (with its message, Retry and Discard), and when the
+// data was last synced.
+import { Badge, Box, Button, Group, Popover, Stack, Text, UnstyledButton } from '@mantine/core';
+import { STORAGE_FULL } from '../../local/quota';
+import { useSync } from './context';
+import { describeEntry } from './describe';
+import { useLastSynced, useMutations, useOutbox } from './hooks';
+
+export const SyncText = {
+  online: 'Online',
+  offline: 'Offline',
+  allSent: 'All changes are on the server',
+  waiting: (n: number) => (n === 1 ? '1 change waiting to be sent' : `${n} changes waiting to be sent`),
+  offlineHint: 'Changes are kept on this device and sent when you are back online.',
+  signInNeeded: 'Sign in again to send your changes.',
+  lastSynced: (when: string) => `Last synced ${when}`,
+  neverSynced: 'Not synced yet',
+  failedTitle: 'Not saved',
+  syncNow: 'Sync now',
+  retry: 'Retry',
+  discard: 'Discard',
+} as const;
+
+function Dot({ color }: { color: string }) {
+  return <Box w={10} h={10} style={{ borderRadius: '50%', background: `var(--mantine-color-${color}-6)` }} />;
+}
+
+export function SyncStatus() {
+  const { status, engine } = useSync();
+  const outbox = useOutbox();
+  const last = useLastSynced();
+  const mutations = useMutations();
+  const online = status.online && (typeof navigator === 'undefined' || navigator.onLine);
+  const pending = outbox?.pending ?? 0;
+  const failed = outbox?.failed ?? [];
+  const color = !online ? 'gray' : failed.length ? 'red' : pending ? 'yellow' : 'green';
+  return (
+    <Popover position="bottom-end" width={360} withinPortal shadow="md" trapFocus returnFocus>
+      <Popover.Target>
+        <UnstyledButton aria-label="Sync status" px={6} py={4}>
+          <Group gap={6} wrap="nowrap">
+            <Dot color={color} />
+            <Text size="sm" visibleFrom="sm">
+              {online ? SyncText.online : SyncText.offline}
+            </Text>
+            {pending > 0 && (
+              <Badge size="sm" color="yellow" variant="filled" aria-label={`${pending} pending`}>
+                {pending}
+              </Badge>
+            )}
+            {failed.length > 0 && (
+              <Badge size="sm" color="red" variant="filled" aria-label={`${failed.length} failed`}>
+                {failed.length}
+              </Badge>
+            )}
+          </Group>
+        </UnstyledButton>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Stack gap="xs">
+          <Group gap={8}>
+            <Dot color={color} />
+            <Text fw={600}>{online ? SyncText.online : SyncText.offline}</Text>
+          </Group>
+          <Text size="sm" data-testid="sync-pending">
+            {pending ? SyncText.waiting(pending) : SyncText.allSent}
+          </Text>
+          {!online && pending > 0 && (
+            <Text size="xs" c="dimmed">
+              {SyncText.offlineHint}
+            </Text>
+          )}
+          {status.signInNeeded && (
+            <Text size="sm" c="red">
+              {SyncText.signInNeeded}
+            </Text>
+          )}
+          {status.storageFull && (
+            <Text size="sm" c="red">
+              {STORAGE_FULL}
+            </Text>
+          )}
+          <Text size="xs" c="dimmed" data-testid="sync-last">
+            {last ? SyncText.lastSynced(new Date(last).toLocaleString()) : SyncText.neverSynced}
+          </Text>
+          {failed.length > 0 && (
+            <Stack gap={6} mah={260} style={{ overflowY: 'auto' }}>
+              <Text size="sm" fw={600} c="red">
+                {SyncText.failedTitle}
+              </Text>
+              {failed.map((entry) => (
+                <Box
+                  key={entry.id}
+                  p={6}
+                  style={{ border: '1px solid var(--mantine-color-red-3)', borderRadius: 4 }}
+                  data-testid="sync-failed"
+                >
+                  <Text size="sm">{describeEntry(entry)}</Text>
+                  <Text size="xs" c="red">
+                    {entry.error}
+                  </Text>
+                  <Group gap={6} mt={4}>
+                    <Button size="compact-xs" variant="light" onClick={() => void mutations.retry(entry.id)}>
+                      {SyncText.retry}
+                    </Button>
+                    <Button
+                      size="compact-xs"
+                      variant="subtle"
+                      color="red"
+                      onClick={() => void mutations.discard(entry.id)}
+                    >
+                      {SyncText.discard}
+                    </Button>
+                  </Group>
+                </Box>
+              ))}
+            </Stack>
+          )}
+          <Button
+            size="xs"
+            variant="light"
+            disabled={!online || !engine}
+            onClick={() => {
+              void engine?.kick();
+              // Fresh: a pull already running may have started before what the user wants to see.
+              void engine?.pull(undefined, true);
+            }}
+          >
+            {SyncText.syncNow}
+          </Button>
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

@@ -1,0 +1,199 @@
+// The slide viewer page (/sgviewer, /sviewer, /image): the multi-image selector (thumbnails, simpleId,
+// 'N Images'), the deep-zoom canvas, and the controls — home, 1:1, layers and channels, viewer options.
+import { useEffect, useMemo, useState } from 'react';
+import {
+  Alert,
+  Badge,
+  Box,
+  Card,
+  Group,
+  Image as MImage,
+  ScrollArea,
+  Stack,
+  Text,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type OpenSeadragon from 'openseadragon';
+import type { Image, ScanGroup } from '../../api/entities';
+import type { ListResult } from '../../api/lists';
+import { Misc, extractMessage } from '../../api/messages';
+import { tilesPath, type LayersManifest } from '../../api/tiles';
+import type { LocalDb } from '../../local/db';
+import { readRow, readRowsWhere } from '../../local/read';
+import { api } from '../lib/api';
+import { useObserved } from '../sync/hooks';
+import { hexToRgb, type ChannelDisplay } from './adjust';
+import { useViewerOptions } from './useViewerOptions';
+import { SlideViewer } from './SlideViewer';
+import { ViewerControls } from './ViewerControls';
+import { AnnotationsButton } from './annotations/AnnotationsButton';
+
+/** §4.2: viewable only when the image and its display are completed. */
+export const isViewable = (img: Pick<Image, 'status' | 'displayStatus'>) =>
+  img.status === 'completed' && img.displayStatus === 'completed';
+
+/** The slide and its images as the local store has them (oldest image first, as the list call). */
+async function readLocalSlide(db: LocalDb, scanGroupId: string) {
+  const [slide, images] = await Promise.all([
+    readRow<ScanGroup>(db, 'scan-groups', scanGroupId),
+    readRowsWhere<Image>(db, 'images', 'scanGroupId', scanGroupId),
+  ]);
+  images.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  return { slide, images };
+}
+
+export function ViewerPage({
+  scanGroupId,
+  imageIndex = 0,
+  header,
+  studyId,
+}: {
+  scanGroupId: string;
+  imageIndex?: number;
+  header?: React.ReactNode;
+  studyId?: string;
+}) {
+  // The local store answers first (and offline); the server's answer, once it comes, is fresher.
+  const local = useObserved((db) => readLocalSlide(db, scanGroupId), [scanGroupId]);
+  const slide = useQuery({
+    queryKey: ['v2', `/scan-groups/${scanGroupId}`],
+    queryFn: async () => (await api<{ result: ScanGroup }>('GET', `/scan-groups/${scanGroupId}`)).result,
+  });
+  const list = useQuery({
+    queryKey: ['v2', `/images?scanGroupId=${scanGroupId}`],
+    queryFn: () =>
+      api<ListResult<Image>>('GET', `/images?scanGroupId=${scanGroupId}&limit=100&orderDirection=asc`),
+    refetchInterval: 30_000,
+  });
+  const [index, setIndex] = useState(imageIndex);
+  useEffect(() => setIndex(imageIndex), [imageIndex]);
+  const slideData = slide.data ?? local?.slide;
+  if ((slide.isError || list.isError) && !local?.slide)
+    return <Alert color="red">{extractMessage(slide.error ?? list.error)}</Alert>;
+  const imgs = list.data?.result ?? (local?.slide ? local.images : []);
+  const current = imgs[Math.min(index, imgs.length - 1)];
+  return (
+    <Stack gap="sm" h="calc(100vh - 160px)" mih={480}>
+      <Group justify="space-between">
+        <Group gap="sm">
+          <Title order={3}>{slideData ? `Slide ${slideData.simpleId}` : Misc.resultsNotFound}</Title>
+          {header}
+        </Group>
+        <Group gap="xs">
+          {current && <AnnotationsButton imageId={current.id} />}
+          <Badge variant="light" tt="none">
+            {imgs.length} Images
+          </Badge>
+        </Group>
+      </Group>
+      <Group align="stretch" gap="sm" wrap="nowrap" style={{ flex: 1, minHeight: 0 }}>
+        <ImageSelector
+          images={imgs}
+          selected={current?.id}
+          onSelect={(i) => setIndex(i)}
+          simpleId={slideData?.simpleId}
+        />
+        <Box
+          style={{ flex: 1, minWidth: 0, borderRadius: 8, overflow: 'hidden' }}
+          bd="1px solid var(--mantine-color-gray-3)"
+        >
+          {current && isViewable(current) ? (
+            <ImageCanvas image={current} studyId={studyId} />
+          ) : (
+            <Stack align="center" justify="center" h="100%">
+              <Text c="dimmed">{list.isPending ? 'Loading...' : Misc.imageNotAvailable}</Text>
+            </Stack>
+          )}
+        </Box>
+      </Group>
+    </Stack>
+  );
+}
+
+function ImageSelector(props: {
+  images: Image[];
+  selected?: string;
+  simpleId?: string;
+  onSelect(i: number): void;
+}) {
+  return (
+    <Card withBorder p="xs" w={150} style={{ flexShrink: 0 }}>
+      <ScrollArea h="100%">
+        <Stack gap="xs">
+          {props.images.map((img, i) => (
+            <UnstyledButton
+              key={img.id}
+              onClick={() => props.onSelect(i)}
+              aria-label={`Image ${i + 1}: ${img.name}`}
+              aria-pressed={img.id === props.selected}
+              style={{
+                borderRadius: 6,
+                outline: img.id === props.selected ? '2px solid var(--mantine-color-tessera-6)' : undefined,
+              }}
+              title={isViewable(img) ? img.name : Misc.imageNotAvailable}
+            >
+              <MImage
+                src={tilesPath(img.id, 'thumbnail.jpg')}
+                h={90}
+                fit="contain"
+                bg="gray.1"
+                radius="sm"
+                alt=""
+                fallbackSrc="/icons/logo.svg"
+              />
+              <Text size="xs" ta="center" truncate>
+                {props.simpleId ?? img.name}
+              </Text>
+            </UnstyledButton>
+          ))}
+        </Stack>
+      </ScrollArea>
+    </Card>
+  );
+}
+
+export function ImageCanvas({ image, studyId }: { image: Image; studyId?: string }) {
+  const manifest = useQuery({
+    queryKey: ['tiles', image.id, 'layers'],
+    queryFn: async () => {
+      const res = await fetch(tilesPath(image.id, 'layers.json'), { credentials: 'same-origin' });
+      if (!res.ok) throw new Error(Misc.imageNotAvailable);
+      return (await res.json()) as LayersManifest;
+    },
+    staleTime: Infinity,
+  });
+  const [options, setOptions] = useViewerOptions(studyId);
+  const [channels, setChannels] = useState<ChannelDisplay[]>([]);
+  const [viewer, setViewer] = useState<OpenSeadragon.Viewer>();
+  const initial = useMemo(
+    () =>
+      manifest.data?.layers.map((l) => ({ visible: true, color: hexToRgb(l.color), min: 0, max: 255 })) ?? [],
+    [manifest.data],
+  );
+  useEffect(() => setChannels(initial), [initial]);
+  if (manifest.isError) return <Alert color="red">{extractMessage(manifest.error)}</Alert>;
+  if (!manifest.data) return <Text c="dimmed">Loading...</Text>;
+  return (
+    <Group h="100%" gap={0} wrap="nowrap" align="stretch">
+      <Box style={{ flex: 1, minWidth: 0 }}>
+        <SlideViewer
+          imageId={image.id}
+          manifest={manifest.data}
+          options={options}
+          channels={channels}
+          onViewer={setViewer}
+        />
+      </Box>
+      <ViewerControls
+        manifest={manifest.data}
+        viewer={viewer}
+        options={options}
+        onOptions={setOptions}
+        channels={channels}
+        onChannels={setChannels}
+      />
+    </Group>
+  );
+}

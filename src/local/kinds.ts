@@ -1,0 +1,196 @@
+// The mirrored kinds (issue 4 item 3): for each sync kind, its Dexie table, its /v2 path, the key its
+// entity travels under in mutation bodies ({study:{...}}), its entity schema and its set-valued fields
+// (sent as add/remove operations so that two offline edits merge). One table here, used by the pull
+// engine, the outbox and the readers.
+import type { z } from 'zod';
+import type { SyncKind } from '../api/sync';
+import {
+  Image,
+  Organ,
+  Pipeline,
+  Predictor,
+  Reaction,
+  Review,
+  ReviewGroup,
+  ScanGroup,
+  ScanOrder,
+  ScanOrderList,
+  Study,
+} from '../api/entities';
+import { Organization, User } from '../api/users';
+
+export type MirrorTable =
+  | 'studies'
+  | 'scanGroups'
+  | 'images'
+  | 'scanOrders'
+  | 'scanOrderLists'
+  | 'reviews'
+  | 'reviewGroups'
+  | 'organizations'
+  | 'users'
+  | 'organs'
+  | 'pipelines'
+  | 'predictors'
+  | 'reactions';
+
+export interface KindSpec {
+  kind: SyncKind;
+  table: MirrorTable;
+  /** The resource path under /v2, without a trailing slash. */
+  path: string;
+  /** The key of the entity object in POST/PATCH bodies (spec §7: {study:{...}}, {scanGroup:{...}}). */
+  entityKey: string;
+  schema: z.ZodObject;
+  /** Fields holding sets of ids or strings: merged by add/remove, never overwritten wholesale. */
+  setFields: readonly string[];
+  /** Extra Dexie indexes beyond `id` (used by local lists; cheap to add, costly to change later). */
+  indexes: string;
+}
+
+const assigneeSets = ['assigneeUserIds', 'assigneeOrgIds'] as const;
+
+export const KIND_SPECS: readonly KindSpec[] = [
+  {
+    kind: 'studies',
+    table: 'studies',
+    path: '/studies',
+    entityKey: 'study',
+    schema: Study,
+    setFields: ['tags', 'scanGroupIds', ...assigneeSets],
+    indexes: 'updatedAt, createdAt, name, organizationId',
+  },
+  {
+    kind: 'scan-groups',
+    table: 'scanGroups',
+    path: '/scan-groups',
+    entityKey: 'scanGroup',
+    schema: ScanGroup,
+    setFields: ['tags', ...assigneeSets],
+    indexes: 'updatedAt, createdAt, simpleId, organizationId, lastUploadDate',
+  },
+  {
+    kind: 'images',
+    table: 'images',
+    path: '/images',
+    entityKey: 'image',
+    schema: Image,
+    setFields: ['displayUUIDs'],
+    indexes: 'updatedAt, createdAt, scanGroupId',
+  },
+  {
+    kind: 'scan-orders',
+    table: 'scanOrders',
+    path: '/scan-orders',
+    entityKey: 'scanOrder',
+    schema: ScanOrder,
+    setFields: ['studyIds', ...assigneeSets],
+    indexes: 'updatedAt, createdAt, status',
+  },
+  {
+    kind: 'scan-order-lists',
+    table: 'scanOrderLists',
+    path: '/scan-order-lists',
+    entityKey: 'scanOrderList',
+    schema: ScanOrderList,
+    setFields: ['scanOrderIds', 'assigneeIds', ...assigneeSets],
+    indexes: 'updatedAt, createdAt, status',
+  },
+  {
+    kind: 'reviews',
+    table: 'reviews',
+    path: '/reviews',
+    entityKey: 'review',
+    schema: Review,
+    setFields: [...assigneeSets],
+    indexes: 'updatedAt, reviewGroupUUID, imageId',
+  },
+  {
+    kind: 'review-groups',
+    table: 'reviewGroups',
+    path: '/reviews/groups',
+    entityKey: 'reviewGroup',
+    schema: ReviewGroup,
+    setFields: [],
+    indexes: 'updatedAt',
+  },
+  {
+    kind: 'organizations',
+    table: 'organizations',
+    path: '/organizations',
+    entityKey: 'organization',
+    schema: Organization,
+    setFields: ['enabledPolicies', 'availablePolicies'],
+    indexes: 'name, parentId',
+  },
+  {
+    kind: 'users',
+    table: 'users',
+    path: '/users',
+    entityKey: 'user',
+    schema: User,
+    setFields: ['enabledPolicies'],
+    indexes: 'updatedAt, organizationId',
+  },
+  {
+    kind: 'organs',
+    table: 'organs',
+    path: '/organs',
+    entityKey: 'organ',
+    schema: Organ,
+    setFields: [...assigneeSets],
+    indexes: 'updatedAt, name',
+  },
+  {
+    kind: 'pipelines',
+    table: 'pipelines',
+    path: '/pipelines',
+    entityKey: 'pipeline',
+    schema: Pipeline,
+    setFields: ['predictorIds', 'assigneeOrgIds'],
+    indexes: 'updatedAt, name',
+  },
+  {
+    kind: 'predictors',
+    table: 'predictors',
+    path: '/predictors',
+    entityKey: 'predictor',
+    schema: Predictor,
+    setFields: [],
+    indexes: 'updatedAt, name',
+  },
+  {
+    kind: 'reactions',
+    table: 'reactions',
+    path: '/reactions',
+    entityKey: 'reaction',
+    schema: Reaction,
+    setFields: [],
+    indexes: 'updatedAt, referenceId',
+  },
+];
+
+const byKind = new Map(KIND_SPECS.map((s) => [s.kind, s]));
+
+export function kindSpec(kind: SyncKind): KindSpec {
+  const spec = byKind.get(kind);
+  if (!spec) throw new Error(`unknown kind ${kind}`);
+  return spec;
+}
+
+/**
+ * Which mirrored row a mutation path touches: '/studies' → create in studies, '/studies/<id>' →
+ * that row. Paths of other resources (mail, auth, sub-resources) have no local effect.
+ */
+export function targetOfPath(path: string): { spec: KindSpec; id?: string } | undefined {
+  const clean = path.split('?')[0].replace(/\/+$/, '');
+  for (const spec of KIND_SPECS) {
+    if (spec.kind === 'review-groups') continue; // read-only here, and its path nests under /reviews
+    if (clean === spec.path) return { spec };
+    if (clean.startsWith(`${spec.path}/`)) {
+      const rest = clean.slice(spec.path.length + 1);
+      if (rest && !rest.includes('/')) return { spec, id: decodeURIComponent(rest) };
+    }
+  }
+  return undefined;
+}

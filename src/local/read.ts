@@ -1,0 +1,173 @@
+// Reading the mirror for pages: rows come back checked and repaired (restore.ts), with their
+// pending/failed markers; a repaired row asks for a full pull of its kind so the server's copy
+// replaces it. Also the outbox summary and the small values the sync status shows.
+import { liveQuery } from 'dexie';
+import type { SyncKind } from '../api/sync';
+import type { LocalDb, MirrorRow, OutboxEntry } from './db';
+import { kindSpec } from './kinds';
+import { listEntries } from './outbox';
+import { restoreRow, type Local } from './restore';
+
+export interface ReadOptions {
+  /** An indexed field to order by (KindSpec.indexes); default: the primary key. */
+  orderBy?: string;
+  reverse?: boolean;
+  offset?: number;
+  limit?: number;
+  /** Applied to stored rows before offset/limit. */
+  where?: (row: MirrorRow) => boolean;
+}
+
+async function markResync(db: LocalDb, kind: SyncKind): Promise<void> {
+  await db.cursors.update(kind, { resync: true }).catch(() => undefined);
+}
+
+function restoreAll<T>(db: LocalDb, kind: SyncKind, raws: readonly unknown[]): Local<T>[] {
+  const spec = kindSpec(kind);
+  const out: Local<T>[] = [];
+  let damaged = false;
+  for (const raw of raws) {
+    const restored = restoreRow<T>(spec, raw);
+    if (!restored) {
+      damaged ||= !!raw && !(raw as MirrorRow).$hidden;
+      continue;
+    }
+    damaged ||= restored.repaired;
+    out.push(restored.row);
+  }
+  // Outside the read transaction: a liveQuery must not write.
+  if (damaged) setTimeout(() => void markResync(db, kind), 0);
+  return out;
+}
+
+/** Rows of a kind, visible ones only, checked. */
+export async function readRows<T>(db: LocalDb, kind: SyncKind, opts: ReadOptions = {}): Promise<Local<T>[]> {
+  const table = db.mirror(kindSpec(kind).table);
+  let coll = opts.orderBy ? table.orderBy(opts.orderBy) : table.toCollection();
+  if (opts.reverse) coll = coll.reverse();
+  const where = opts.where;
+  coll = coll.filter((r) => !r.$hidden && (!where || where(r)));
+  if (opts.offset) coll = coll.offset(opts.offset);
+  if (opts.limit !== undefined) coll = coll.limit(opts.limit);
+  return restoreAll<T>(db, kind, await coll.toArray());
+}
+
+/** Visible rows whose indexed `field` equals `value` (an index lookup, not a scan), checked. */
+export async function readRowsWhere<T>(
+  db: LocalDb,
+  kind: SyncKind,
+  field: string,
+  value: string,
+): Promise<Local<T>[]> {
+  const raws = await db.mirror(kindSpec(kind).table).where(field).equals(value).toArray();
+  return restoreAll<T>(
+    db,
+    kind,
+    raws.filter((r) => !r.$hidden),
+  );
+}
+
+/** How many visible rows match; without `where` it counts by index and reads no row. */
+export async function countRows(
+  db: LocalDb,
+  kind: SyncKind,
+  where?: (row: MirrorRow) => boolean,
+): Promise<number> {
+  const table = db.mirror(kindSpec(kind).table);
+  if (!where) {
+    const [all, hidden] = await Promise.all([table.count(), table.where('$hidden').equals(1).count()]);
+    return all - hidden;
+  }
+  return table.filter((r) => !r.$hidden && where(r)).count();
+}
+
+/** Where a row created here under a temporary id went once the server gave it its id. */
+export const movedKey = (kind: SyncKind, temporaryId: string) => `moved:${kind}:${temporaryId}`;
+
+/** One row by id; a temporary id the server has since replaced leads to the row under its new id. */
+export async function readRow<T>(db: LocalDb, kind: SyncKind, id: string): Promise<Local<T> | undefined> {
+  const raw = await db.mirror(kindSpec(kind).table).get(id);
+  if (raw) return restoreAll<T>(db, kind, [raw])[0];
+  const moved = (await db.meta.get(movedKey(kind, id)))?.value;
+  return typeof moved === 'string' && moved !== id ? readRow<T>(db, kind, moved) : undefined;
+}
+
+export interface OutboxSummary {
+  pending: number;
+  failed: OutboxEntry[];
+}
+
+/** Counts by index; only the failed entries (few, shown one by one) are read. */
+export async function outboxSummary(db: LocalDb): Promise<OutboxSummary> {
+  const [pending, failed] = await Promise.all([
+    db.outbox.where('state').equals('pending').count(),
+    db.outbox.where('state').notEqual('pending').sortBy('seq'),
+  ]);
+  return { pending, failed };
+}
+
+/** Checks every entry (damaged ones become failed); call once at start, outside live queries. */
+export const checkOutbox = listEntries;
+
+export async function lastSyncedAt(db: LocalDb): Promise<string | undefined> {
+  const value = (await db.meta.get('lastSyncedAt'))?.value;
+  return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : undefined;
+}
+
+/**
+ * Runs `query` now and again whenever the tables it read change (in this tab, another tab or the
+ * service worker). The first answer is passed on at once; after that, answers come at most every
+ * `throttleMs`: on a change inside the window the live query is dropped and started again when the
+ * window ends (it then reads the state as it is), so a replay of a thousand entries neither re-runs
+ * the query nor re-renders the page a thousand times. Returns the unsubscribe function.
+ */
+export function observe<T>(
+  query: () => Promise<T>,
+  next: (value: T) => void,
+  error: (error: unknown) => void = () => undefined,
+  throttleMs = 0,
+): () => void {
+  let last = -Infinity;
+  let closed = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let sub: { unsubscribe(): void } | undefined;
+  const start = () => {
+    timer = undefined;
+    if (closed) return;
+    sub = liveQuery(query).subscribe({
+      next: (value) => {
+        const wait = last + throttleMs - Date.now();
+        if (wait <= 0) {
+          last = Date.now();
+          next(value);
+          return;
+        }
+        sub?.unsubscribe();
+        sub = undefined;
+        timer ??= setTimeout(start, wait);
+      },
+      error,
+    });
+  };
+  start();
+  return () => {
+    closed = true;
+    clearTimeout(timer);
+    sub?.unsubscribe();
+  };
+}
+
+/**
+ * Makes the mirror belong to `userId`: when another user's data is stored, the mirror, cursors and
+ * caches are cleared (their outbox entries stay, tagged with their user, until they sign in again).
+ */
+export async function prepareForUser(db: LocalDb, userId: string): Promise<void> {
+  const owner = (await db.meta.get('mirrorUserId'))?.value;
+  if (owner === userId) return;
+  const mirrorTables = db.tables.filter((t) => !['session', 'outbox', 'meta'].includes(t.name));
+  await db.transaction('rw', [...mirrorTables, db.meta], async () => {
+    for (const table of mirrorTables) await table.clear();
+    await db.meta.clear();
+    await db.meta.put({ key: 'mirrorUserId', value: userId });
+  });
+}

@@ -1,0 +1,281 @@
+// Sending the outbox (issue 4 item 4), the same code in the page and the service worker: one sender
+// at a time across tabs and the worker (Web Lock 'tessera-outbox'); entries issued in creation order
+// (a few in flight at once, never two for one row: runOnce), each with its id as Idempotency-Key so a
+// resend after a lost answer is not applied twice.
+//   2xx      → the entry leaves the outbox; the server's copy becomes the row's base.
+//   401      → stop: wait for sign-in (the page kicks the replay again after it).
+//   other 4xx→ the entry is kept as failed with the server's message; its change is rolled back;
+//              later entries go on.
+//   408, 429, 5xx → kept, retried after a backoff; later entries for other rows go on.
+//   network  → stop, retried on the next trigger (online, timer, Background Sync).
+import { extractMessage } from '../api/messages';
+import type { SyncKind } from '../api/sync';
+import { refsOf, type LocalDb, type OutboxEntry } from './db';
+import { applyEffect, effectOf, parseTarget, targetKey, type Row } from './effects';
+import { kindSpec } from './kinds';
+import { defaultLock, type LockRunner } from './locks';
+import { baseOf, newerCopy, rebuildTarget } from './mirror';
+import { DAMAGED_ENTRY, listEntries, mirrorTablesOf } from './outbox';
+import { movedKey } from './read';
+import { NetworkError, type Transport } from './transport';
+
+export const OUTBOX_LOCK = 'tessera-outbox';
+/** The Background Sync tag the page registers and the service worker answers. */
+export const OUTBOX_SYNC_TAG = 'tessera-outbox';
+
+export interface ReplayOptions {
+  transport: Transport;
+  /** Only this user's entries (and entries without a user) are sent. */
+  userId?: string;
+  lock?: LockRunner;
+  now?: () => number;
+  /** Entries in flight at once (default REPLAY_WINDOW); 1 sends strictly one after the other. */
+  concurrency?: number;
+  /** Called after each entry is settled (sent, failed or deferred). */
+  onEntry?: (entry: OutboxEntry, outcome: EntryOutcome) => void;
+}
+
+export type EntryOutcome = 'sent' | 'failed' | 'deferred' | 'unauthorized' | 'offline';
+
+export interface ReplayResult {
+  sent: number;
+  failed: number;
+  /** Why the run ended before the outbox was empty of sendable entries. */
+  stopped?: 'offline' | 'unauthorized';
+  /** Epoch ms of the earliest deferred entry: when to run again. */
+  retryAt?: number;
+}
+
+/** Backoff after a transient failure: 2 s, 4 s, 8 s… capped at 5 minutes, with ±20 % jitter. */
+export function backoffMs(attempts: number, random = Math.random): number {
+  const base = Math.min(2_000 * 2 ** Math.max(0, attempts - 1), 5 * 60_000);
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+const isTransient = (status: number) => status === 408 || status === 429 || status >= 500;
+
+/** Sends every sendable entry once, in order. Safe to call from any number of places at once. */
+export async function replayOutbox(db: LocalDb, opts: ReplayOptions): Promise<ReplayResult> {
+  const lock = opts.lock ?? defaultLock();
+  return lock(OUTBOX_LOCK, () => runOnce(db, opts));
+}
+
+/** Entries sent at once by default: overlaps round trips, never two for one row (see runOnce). */
+export const REPLAY_WINDOW = 4;
+
+/**
+ * Issues entries in creation order, up to `concurrency` at a time, holding an entry back while an
+ * earlier one for the same row is in flight, while a create it mentions (by temporary id) is in
+ * flight, and, for a mutation of no mirrored row, until everything before it has settled. So each
+ * row's changes reach the server in order and an id is rewritten before anything uses it.
+ */
+async function runOnce(db: LocalDb, opts: ReplayOptions): Promise<ReplayResult> {
+  const result = await issueAll(db, opts);
+  if (result.sent > 0)
+    await db.meta.put({ key: 'lastSyncedAt', value: new Date((opts.now ?? Date.now)()).toISOString() });
+  return result;
+}
+
+async function issueAll(db: LocalDb, opts: ReplayOptions): Promise<ReplayResult> {
+  const now = opts.now ?? Date.now;
+  const width = Math.max(1, opts.concurrency ?? REPLAY_WINDOW);
+  const result: ReplayResult = { sent: 0, failed: 0 };
+  /** Rows with an entry waiting for its backoff: their later entries must wait too (order per row). */
+  const blocked = new Set<string>();
+  const seen = new Set<string>();
+  const inflight = new Map<string, { entry: OutboxEntry; done: Promise<void> }>();
+
+  const hazard = (entry: OutboxEntry): boolean => {
+    if (!entry.target) return inflight.size > 0;
+    const text = `${entry.path} ${entry.body === undefined ? '' : JSON.stringify(entry.body)}`;
+    for (const { entry: other } of inflight.values()) {
+      if (!other.target || other.target === entry.target) return true;
+      const created = other.method === 'POST' ? parseTarget(other.target)?.id : undefined;
+      if (created && text.includes(created)) return true;
+    }
+    return false;
+  };
+  const settleOne = () => Promise.race([...inflight.values()].map((f) => f.done));
+  /** Temporary ids that got their server id during this run: entries naming them are read again. */
+  const remapped = new Set<string>();
+
+  // Passes over the outbox until one finds nothing new (entries may be added while we send).
+  for (;;) {
+    let progressed = false;
+    for (const listed of await listEntries(db)) {
+      if (result.stopped) break;
+      if (seen.has(listed.id)) continue;
+      if (listed.state !== 'pending' || listed.error === DAMAGED_ENTRY) continue;
+      if (listed.userId && opts.userId && listed.userId !== opts.userId) continue;
+      while (inflight.size >= width || hazard(listed)) await settleOne();
+      if (result.stopped) break;
+      seen.add(listed.id);
+      // An answer in this run may have rewritten its path and body: then read it again. (Nothing else
+      // changes a pending entry but sending it; only failed entries can be discarded.)
+      const stale = (listed.refs ?? refsOf(listed)).some((id) => remapped.has(id));
+      const entry = stale ? await db.outbox.get(listed.id) : listed;
+      if (!entry || entry.state !== 'pending') continue;
+      if (entry.target && blocked.has(entry.target)) continue;
+      progressed = true;
+      if (entry.nextAttemptAt && entry.nextAttemptAt > now()) {
+        if (entry.target) blocked.add(entry.target);
+        result.retryAt = Math.min(result.retryAt ?? Infinity, entry.nextAttemptAt);
+        continue;
+      }
+      const done = (async () => {
+        const outcome = await sendEntry(db, entry, opts.transport, now, (from) => remapped.add(from));
+        opts.onEntry?.(entry, outcome);
+        if (outcome === 'sent') result.sent++;
+        else if (outcome === 'failed') result.failed++;
+        else if (outcome === 'deferred') {
+          if (entry.target) blocked.add(entry.target);
+          const stored = await db.outbox.get(entry.id);
+          if (stored?.nextAttemptAt)
+            result.retryAt = Math.min(result.retryAt ?? Infinity, stored.nextAttemptAt);
+        } else result.stopped ??= outcome;
+      })().finally(() => inflight.delete(entry.id));
+      inflight.set(entry.id, { entry, done });
+    }
+    while (inflight.size) await settleOne();
+    if (result.stopped || !progressed) return result;
+  }
+}
+
+/** Sends one entry and records its outcome. */
+export async function sendEntry(
+  db: LocalDb,
+  entry: OutboxEntry,
+  transport: Transport,
+  now: () => number = Date.now,
+  onRemap?: (temporaryId: string) => void,
+): Promise<EntryOutcome> {
+  let status: number;
+  let body: unknown;
+  try {
+    ({ status, body } = await transport({
+      method: entry.method,
+      path: entry.path,
+      body: entry.body,
+      headers: { 'Idempotency-Key': entry.id },
+    }));
+  } catch (error) {
+    if (!(error instanceof NetworkError)) throw error;
+    await db.outbox.update(entry.id, { attempts: entry.attempts + 1, status: 0, error: error.message });
+    return 'offline';
+  }
+  if (status >= 200 && status < 300) {
+    const remapped = await settleSuccess(db, entry, body);
+    if (remapped) onRemap?.(remapped);
+    return 'sent';
+  }
+  const message = extractMessage(body);
+  if (status === 401) {
+    await db.outbox.update(entry.id, { status, error: message });
+    return 'unauthorized';
+  }
+  if (isTransient(status)) {
+    const attempts = entry.attempts + 1;
+    await db.outbox.update(entry.id, {
+      attempts,
+      status,
+      error: message,
+      nextAttemptAt: now() + backoffMs(attempts),
+    });
+    return 'deferred';
+  }
+  await db.transaction('rw', [db.outbox, ...mirrorTablesOf(db)], async () => {
+    const current = await db.outbox.get(entry.id);
+    if (!current) return;
+    await db.outbox.put({
+      ...current,
+      state: 'failed',
+      attempts: current.attempts + 1,
+      status,
+      error: message,
+    });
+    const target = parseTarget(current.target);
+    if (target) await rebuildTarget(db, target.spec.kind, target.id);
+  });
+  return 'failed';
+}
+
+const isEntity = (v: unknown): v is Row =>
+  typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string';
+
+/**
+ * The entry left the outbox: the answer becomes the row's base; a temporary id becomes the server's.
+ * Returns the temporary id when there was one. One transaction over the outbox and the row's table;
+ * rows of other kinds whose entries mentioned a temporary id are rebuilt in a second one.
+ */
+async function settleSuccess(db: LocalDb, entry: OutboxEntry, body: unknown): Promise<string | undefined> {
+  const effect = effectOf(entry);
+  const answered = (body as { result?: unknown } | undefined)?.result;
+  if (!effect) {
+    await db.outbox.delete(entry.id);
+    return undefined;
+  }
+  const kind = effect.spec.kind;
+  const table = db.mirror(kindSpec(kind).table);
+  const elsewhere: string[] = [];
+  let remapped: string | undefined;
+  await db.transaction('rw', [db.outbox, table, db.meta], async () => {
+    await db.outbox.delete(entry.id);
+    let id = effect.id;
+    if (effect.op === 'create' && isEntity(answered) && answered.id !== effect.id) {
+      elsewhere.push(...(await remapId(db, kind, effect.id, answered.id)));
+      // A page opened on the temporary id (a link clicked just before) finds the row by it still.
+      await db.meta.put({ key: movedKey(kind, effect.id), value: answered.id });
+      remapped = effect.id;
+      id = answered.id;
+    }
+    const current = baseOf(await table.get(id));
+    let base: Record<string, unknown> | null;
+    if (effect.op === 'delete') base = null;
+    else if (isEntity(answered)) base = newerCopy(current, answered);
+    // No entity in the answer: assume the server did what was asked, until the next pull says more.
+    else base = applyEffect((current as Row | null) ?? undefined, effect, entry.preview) ?? null;
+    await rebuildTarget(db, kind, id, base);
+  });
+  if (elsewhere.length)
+    await db.transaction('rw', [db.outbox, ...mirrorTablesOf(db)], async () => {
+      for (const target of elsewhere) {
+        const t = parseTarget(target);
+        if (t) await rebuildTarget(db, t.spec.kind, t.id);
+      }
+    });
+  return remapped;
+}
+
+/**
+ * A row created here under a temporary id got its server id: later entries' targets, paths and
+ * bodies are rewritten and the row moves. Rows of this kind whose entries mention the id are rebuilt
+ * here; the targets of other kinds are returned (the caller's transaction covers only this kind).
+ */
+async function remapId(db: LocalDb, kind: SyncKind, from: string, to: string): Promise<string[]> {
+  const swap = (text: string) => text.split(from).join(to);
+  const touched = new Set<string>();
+  const byTarget = await db.outbox.where('target').equals(targetKey(kind, from)).toArray();
+  const byRef = await db.outbox.where('refs').equals(from.toLowerCase()).toArray();
+  const entries = new Map([...byTarget, ...byRef].map((e) => [e.id, e]));
+  for (const entry of entries.values()) {
+    const body = entry.body === undefined ? undefined : JSON.stringify(entry.body);
+    const next: OutboxEntry = {
+      ...entry,
+      target: entry.target === targetKey(kind, from) ? targetKey(kind, to) : entry.target,
+      path: swap(entry.path),
+      body: body === undefined ? undefined : JSON.parse(swap(body)),
+    };
+    next.refs = refsOf(next);
+    await db.outbox.put(next);
+    if (entry.target) touched.add(entry.target);
+  }
+  await db.mirror(kindSpec(kind).table).delete(from);
+  const elsewhere: string[] = [];
+  for (const target of touched) {
+    const t = parseTarget(target);
+    if (!t || target === targetKey(kind, from)) continue;
+    if (t.spec.kind === kind) await rebuildTarget(db, kind, t.id);
+    else elsewhere.push(target);
+  }
+  return elsewhere;
+}

@@ -1,0 +1,21 @@
+// Appends to the activity feed (§3 Activity): who did what to which row, with the changed fields.
+import crypto from 'node:crypto';
+import type { Db } from '../db/client';
+import { activities } from '../db/schema';
+
+export type ActionType =
+  'create' | 'update' | 'delete' | 'archive' | 'reactivate' | 'share' | 'upload' | 'review';
+
+export async function recordActivity(
+  db: Db,
+  entry: {
+    actionType: ActionType;
+    reference: string;
+    referenceId: string | null;
+    diff?: Record<string, unknown>;
+    creatorUserId: string | null;
+    organizationId: string | null;
+  },
+): Promise<void> {
+  await db.insert(activities).values({ id: crypto.randomUUID(), diff: {}, ...entry });
+}

@@ -1,0 +1,76 @@
+// Annotations as the API returns them (spec §3), their read-scope columns, the changed fields of a
+// PATCH, and the check that the image, source image and review an annotation names are readable.
+import { eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { AnnotationPatchBody } from '../../api/annotations';
+import { AnnotationText } from '../../api/annotations';
+import type { Annotation } from '../../api/entities';
+import type { Db } from '../db/client';
+import type { ScopeColumns } from '../db/read-scope-sql';
+import { annotations } from '../db/schema';
+import { badRequest } from '../http/errors';
+import { accessOf } from '../http/guard';
+import { findReview, readableImage } from '../reviews/repository';
+import { reviewSubject } from '../reviews/rules';
+import { asSubject } from '../../access';
+
+export type AnnotationRow = typeof annotations.$inferSelect;
+
+/** §6.2 (docs/decisions.md): readable in the own organization and teams, and by the creator. */
+export const annotationScope: ScopeColumns = {
+  organizationId: annotations.organizationId,
+  creatorUserId: annotations.creatorUserId,
+};
+
+export function toAnnotation(row: AnnotationRow): Annotation {
+  return {
+    id: row.id,
+    creatorUserId: row.creatorUserId,
+    organizationId: row.organizationId,
+    content: row.content ?? null,
+    imageId: row.imageId,
+    sourceImageId: row.sourceImageId,
+    reviewId: row.reviewId,
+    name: row.name,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function findAnnotation(db: Db, id: string): Promise<AnnotationRow | undefined> {
+  const [row] = await db.select().from(annotations).where(eq(annotations.id, id));
+  return row;
+}
+
+const IGNORED = new Set(['createdAt', 'updatedAt']);
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** The fields of a PATCH that differ from the stored annotation (src/access judges which may). */
+export function annotationChanges(
+  stored: AnnotationRow,
+  body: AnnotationPatchBody['annotation'],
+): Record<string, unknown> {
+  const changes: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined || IGNORED.has(key)) continue;
+    if (!same(value, stored[key as keyof AnnotationRow])) changes[key] = value;
+  }
+  return changes;
+}
+
+/** 400 naming the field when the image, the source image or the review is unknown to the caller. */
+export async function checkAnnotationReferences(
+  db: Db,
+  request: FastifyRequest,
+  refs: { imageId: string; sourceImageId: string | null; reviewId: string | null },
+): Promise<void> {
+  if (!(await readableImage(db, request, refs.imageId)))
+    throw badRequest(`body.annotation.imageId: ${AnnotationText.unknownImage}`, 'UNKNOWN_IMAGE');
+  if (refs.sourceImageId && !(await readableImage(db, request, refs.sourceImageId)))
+    throw badRequest(`body.annotation.sourceImageId: ${AnnotationText.unknownImage}`, 'UNKNOWN_IMAGE');
+  if (refs.reviewId) {
+    const review = await findReview(db, refs.reviewId);
+    if (!review || !accessOf(request).ability.can('read', asSubject('Review', reviewSubject(review))))
+      throw badRequest(`body.annotation.reviewId: ${AnnotationText.unknownReview}`, 'UNKNOWN_REVIEW');
+  }
+}

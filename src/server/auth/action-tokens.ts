@@ -1,0 +1,53 @@
+// Single-use e-mailed tokens (password reset, account activation): only their hash is stored, and
+// spending one is a single conditional update, so a token works once even under concurrent use.
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { actionTokens } from '../db/schema';
+import { randomSecret, sha256 } from './passwords';
+
+export type TokenPurpose = 'reset' | 'activate';
+
+export const RESET_TTL_MS = 60 * 60_000;
+export const ACTIVATION_TTL_MS = 7 * 24 * 60 * 60_000;
+
+export async function createActionToken(
+  db: Db,
+  userId: string,
+  purpose: TokenPurpose,
+  ttlMs: number,
+): Promise<string> {
+  const token = randomSecret();
+  await db.insert(actionTokens).values({
+    tokenHash: sha256(token),
+    purpose,
+    userId,
+    expiresAt: new Date(Date.now() + ttlMs),
+  });
+  return token;
+}
+
+/** The link a person follows: /rp for a reset, /register for an activation. */
+export function actionLink(base: string, purpose: TokenPurpose, token: string): string {
+  return `${base}/${purpose === 'reset' ? 'rp' : 'register'}?token=${encodeURIComponent(token)}`;
+}
+
+/** Spends the token and returns its user id, or undefined when unknown, spent or expired. */
+export async function spendActionToken(
+  db: Db,
+  token: string,
+  purpose: TokenPurpose,
+): Promise<string | undefined> {
+  const [row] = await db
+    .update(actionTokens)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(actionTokens.tokenHash, sha256(token)),
+        eq(actionTokens.purpose, purpose),
+        isNull(actionTokens.usedAt),
+        gt(actionTokens.expiresAt, new Date()),
+      ),
+    )
+    .returning();
+  return row?.userId;
+}

@@ -1,0 +1,70 @@
+// Opens the database: embedded PGlite in DATA_DIR by default, PostgreSQL when DATABASE_URL is set.
+// Both run the same Drizzle schema and the same SQL migrations (STACK gotcha 9).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Runs raw SQL text (several statements allowed, no parameters). */
+  exec(sqlText: string): Promise<void>;
+  /** Runs one parameterised statement and returns its rows (used by the job queue). */
+  query<T = Record<string, unknown>>(sqlText: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/** `location`: a postgres:// URL, a directory for PGlite, or 'memory://' for a throwaway PGlite. */
+export async function openDatabase(location: string): Promise<Database> {
+  if (/^postgres(ql)?:\/\//.test(location)) return openPostgres(location);
+  return openPglite(location);
+}
+
+async function openPglite(location: string): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  if (location !== 'memory://') fs.mkdirSync(location, { recursive: true });
+  const client = location === 'memory://' ? new PGlite() : new PGlite(location);
+  await client.waitReady;
+  const db = drizzle({ client, schema, casing: 'snake_case' });
+  await migrate(db, { migrationsFolder });
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    exec: async (text) => {
+      await client.exec(text);
+    },
+    query: async <T>(text: string, params?: unknown[]) => (await client.query<T>(text, params)).rows,
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const { default: pg } = await import('pg');
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection dropped by the server (restart, admin command) must not crash the process;
+  // the pool replaces it on the next query.
+  pool.on('error', () => undefined);
+  const db = drizzle({ client: pool, schema, casing: 'snake_case' });
+  await migrate(db, { migrationsFolder });
+  return {
+    db: db as unknown as Db,
+    kind: 'postgres',
+    exec: async (text) => {
+      await pool.query(text);
+    },
+    query: async <T>(text: string, params?: unknown[]) =>
+      (await pool.query(text, params as unknown[])).rows as T[],
+    close: () => pool.end(),
+  };
+}

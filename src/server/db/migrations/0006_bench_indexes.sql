@@ -1,0 +1,3 @@
+CREATE INDEX "scan_groups_created_desc_idx" ON "scan_groups" USING btree ("created_at" DESC NULLS LAST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "scan_groups_org_created_desc_idx" ON "scan_groups" USING btree ("organization_id","created_at" DESC NULLS LAST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "studies_updated_desc_idx" ON "studies" USING btree ("updated_at" DESC NULLS LAST,"id" DESC NULLS FIRST);

@@ -1,0 +1,73 @@
+// The job kinds this server runs, in one place: adding a kind is one line here.
+import { and, eq, lte } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client';
+import { scanGroups } from '../db/schema';
+import { followImageOrders, followSlideOrders } from '../orders/follow';
+import { PROCESS_IMAGE, markFailed, processImageHandler } from '../processing/process-image';
+import { recomputeInheritance } from '../scan-groups/inheritance';
+import { advanceStorage, failStorage } from '../scan-groups/storage';
+import { storageFor } from '../storage';
+import { uploadSettingsFromEnv } from '../uploads/config';
+import { EXPIRE_UPLOADS, expireUploadsHandler, scheduleUploadExpiry } from '../uploads/expiry-job';
+import { STORAGE_STEP } from './kinds';
+import { enqueue } from './queue';
+import { JobWorker } from './worker';
+
+export function createJobWorker(deps: { db: Db; dataDir: string; log: FastifyBaseLogger }): JobWorker {
+  const uploadSettings = uploadSettingsFromEnv();
+  // The same storage (and instance) as the upload routes: DATA_DIR/files, or S3 when S3_* is set.
+  const storage = storageFor({ dataDir: deps.dataDir, expiryMs: uploadSettings.expiryMs });
+  return new JobWorker({
+    db: deps.db,
+    log: deps.log,
+    // Processing a big slide takes minutes: the lease is renewed while it runs, and only a dead worker lets it lapse.
+    leaseMs: 120_000,
+    handlers: {
+      [PROCESS_IMAGE]: processImageHandler({
+        ...deps,
+        storage,
+        // A linked image inherits its slide's assignees, so whoever may see the slide sees the image.
+        // Its slide's orders follow the image (processing, fulfilled: src/server/orders/follow.ts).
+        onLinked: async (db, scanGroupId) => {
+          await recomputeInheritance(db, { scanGroupIds: [scanGroupId] });
+          await followSlideOrders(db, [scanGroupId]);
+        },
+      }),
+      [STORAGE_STEP]: async (job) => {
+        await deps.db.transaction((tx) => advanceStorage(tx, String(job.payload.scanGroupId)));
+      },
+      // Abandoned uploads expire once per cluster, every UPLOAD_CLEANUP_MINUTES (src/server/uploads/expiry-job.ts).
+      [EXPIRE_UPLOADS]: expireUploadsHandler({
+        db: deps.db,
+        storage,
+        log: deps.log,
+        settings: uploadSettings,
+      }),
+    },
+    onStart: async () => {
+      await scheduleUploadExpiry(deps.db, uploadSettings.cleanupMs);
+    },
+    async onGiveUp(job, error) {
+      if (job.kind === PROCESS_IMAGE) {
+        await markFailed(deps.db, String(job.payload.imageId), 'processing_error', error);
+        await followImageOrders(deps.db, String(job.payload.imageId));
+      }
+      if (job.kind === STORAGE_STEP)
+        await deps.db.transaction((tx) => failStorage(tx, String(job.payload.scanGroupId)));
+    },
+  });
+}
+
+/** Starts the archive of active slides whose scheduled archiveAt has come (run periodically). */
+export async function sweepScheduledArchives(db: Db): Promise<number> {
+  const due = await db
+    .select({ id: scanGroups.id })
+    .from(scanGroups)
+    .where(and(eq(scanGroups.storageStatus, 'active'), lte(scanGroups.archiveAt, new Date())));
+  for (const { id } of due) {
+    await db.transaction((tx) => advanceStorage(tx, id));
+    await enqueue(db, STORAGE_STEP, { scanGroupId: id });
+  }
+  return due.length;
+}

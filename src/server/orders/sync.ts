@@ -1,0 +1,32 @@
+// Scan orders and scan order lists in the sync feed (DESIGN "Pull"), readable per src/access scopes.
+import { scanOrderLists, scanOrders } from '../db/schema';
+import { registerSyncSource } from '../sync/kinds';
+import {
+  scanOrderListScope,
+  scanOrderScope,
+  toScanOrder,
+  toScanOrderList,
+  type ScanOrderListRow,
+  type ScanOrderRow,
+} from './entities';
+
+export function orderSyncSources(): void {
+  registerSyncSource({
+    kind: 'scan-orders',
+    type: 'ScanOrder',
+    table: scanOrders,
+    idColumn: scanOrders.id,
+    changeSeqColumn: scanOrders.changeSeq,
+    scope: scanOrderScope,
+    toEntities: async (_db, rows) => rows.map((r) => toScanOrder(r as ScanOrderRow)),
+  });
+  registerSyncSource({
+    kind: 'scan-order-lists',
+    type: 'ScanOrderList',
+    table: scanOrderLists,
+    idColumn: scanOrderLists.id,
+    changeSeqColumn: scanOrderLists.changeSeq,
+    scope: scanOrderListScope,
+    toEntities: async (_db, rows) => rows.map((r) => toScanOrderList(r as ScanOrderListRow)),
+  });
+}

@@ -1,0 +1,30 @@
+// Organization writes shared by the routes: the row lock of a read-modify-write, and the cascade that
+// keeps every team's policies within its parent's (a team never has what its parent lacks, §6).
+import { eq, sql } from 'drizzle-orm';
+import { POLICIES } from '../../access';
+import type { Db } from '../db/client';
+import { organizations } from '../db/schema';
+import { sqlArray, type OrganizationRow } from '../users/repository';
+
+/** What a new root organization may use unless its creator says otherwise: all but the platform's own. */
+export const DEFAULT_ROOT_POLICIES = POLICIES.filter((p) => p !== 'superAdmin' && !p.startsWith('platform'));
+
+/** The row, locked until the surrounding transaction ends, so concurrent set edits apply in turn. */
+export async function lockOrganization(tx: Db, id: string): Promise<OrganizationRow | undefined> {
+  const [row] = await tx.select().from(organizations).where(eq(organizations.id, id)).for('update');
+  return row;
+}
+
+/** Removes `removed` from the available and enabled policies of every team below `id`. */
+export async function cascadeAvailablePolicies(tx: Db, id: string, removed: readonly string[]) {
+  if (removed.length === 0) return;
+  const gone = sqlArray(removed);
+  await tx
+    .update(organizations)
+    .set({
+      availablePolicies: sql`array(SELECT p FROM unnest(${organizations.availablePolicies}) p WHERE p <> ALL(${gone}))`,
+      enabledPolicies: sql`array(SELECT p FROM unnest(${organizations.enabledPolicies}) p WHERE p <> ALL(${gone}))`,
+      updatedAt: new Date(),
+    })
+    .where(sql`${id} = ANY(${organizations.parentIds})`);
+}

@@ -1,0 +1,316 @@
+// /v2/scan-groups: slides (slide labels). List with the §7 filters, create with a fresh simpleId,
+// read, update (fields, share, archive/reactivate), delete (spec §3, §4.2, §6.2).
+import crypto from 'node:crypto';
+import { and, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { listEnvelope } from '../../api/common';
+import { ScanGroup } from '../../api/entities';
+import {
+  CreateScanGroupBody,
+  ScanGroupListQuery,
+  ScanGroupResult,
+  ScanGroupText,
+  UpdateScanGroupBody,
+  normalizeSimpleId,
+} from '../../api/scan-groups';
+import { DeletedResult, IdParams } from '../../api/studies';
+import { recordActivity } from '../activities/record';
+import { images, organizations, reactions, scanGroups, studies } from '../db/schema';
+import { readScopeSql } from '../db/read-scope-sql';
+import { badRequest, conflict } from '../http/errors';
+import { accessOf, assertCan, assertCreate, assertUpdate, scopeOf } from '../http/guard';
+import { recordDeletion } from '../sync/kinds';
+import { containsPattern, dateRange, ordering, pageOf } from '../studies/list-sql';
+import { assertAssignable, assertOrgan, checkTags } from '../studies/checks';
+import { changedFields } from '../studies/changes';
+import { applySet, setSql, textArraySql, touches, type SetChange } from '../studies/sets';
+import { recomputeInheritance } from './inheritance';
+import { insertWithSimpleId, readableScanGroup, scanGroupScope, toScanGroup } from './repository';
+import { moveImages, planArchive, storageStepSet } from './storage';
+import { enqueue } from '../jobs/queue';
+import { STORAGE_STEP, STORAGE_STEP_DELAY_MS } from '../jobs/kinds';
+import { scanGroupSyncSource } from './sync';
+
+const SET_FIELDS = ['tags', 'assigneeUserIds', 'assigneeOrgIds'] as const;
+type SetField = (typeof SET_FIELDS)[number];
+/** The editable part of a PATCH's scanGroup, once unchanged and echoed fields are dropped. */
+type ScanGroupEdit = Pick<
+  NonNullable<UpdateScanGroupBody['scanGroup']>,
+  'name' | 'notes' | 'LISInfo' | 'organId' | 'animal' | 'archiveAt' | SetField
+>;
+const DAY_MS = 86_400_000;
+
+export const scanGroupRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.ctx;
+  scanGroupSyncSource();
+
+  app.get(
+    '/',
+    { schema: { querystring: ScanGroupListQuery, response: { 200: listEnvelope(ScanGroup) } } },
+    async (request) => {
+      const q = request.query;
+      const where: SQL[] = [];
+      const scope = readScopeSql(scopeOf(request, 'ScanGroup'), scanGroupScope);
+      if (scope) where.push(scope);
+      if (q.id) where.push(inArray(scanGroups.id, q.id));
+      if (q.creatorUserId) where.push(inArray(scanGroups.creatorUserId, q.creatorUserId));
+      if (q.organId) where.push(inArray(scanGroups.organId, q.organId));
+      if (q.organizationId) where.push(inArray(scanGroups.organizationId, q.organizationId));
+      if (q.storageStatus) where.push(inArray(scanGroups.storageStatus, q.storageStatus));
+      if (q.status) where.push(inArray(scanGroups.status, q.status));
+      if (q.simpleId) where.push(inArray(scanGroups.simpleId, q.simpleId.map(normalizeSimpleId)));
+      if (q.animalName)
+        where.push(
+          inArray(
+            sql`lower(${scanGroups.animal})`,
+            q.animalName.map((a) => a.trim().toLowerCase()),
+          ),
+        );
+      if (q.tag) where.push(sql`${scanGroups.tags} && ${textArraySql(q.tag)}`);
+      if (q.search) {
+        const pattern = containsPattern(q.search);
+        where.push(
+          or(
+            ilike(scanGroups.simpleId, containsPattern(normalizeSimpleId(q.search))),
+            ilike(scanGroups.name, pattern),
+            ilike(scanGroups.notes, pattern),
+          )!,
+        );
+      }
+      where.push(...dateRange(scanGroups.createdAt, q.createdAtStart, q.createdAtEnd));
+      where.push(...dateRange(scanGroups.archiveAt, q.archiveAtStart, q.archiveAtEnd));
+      const { rows, count } = await pageOf(
+        db,
+        scanGroups,
+        where,
+        ordering(scanGroups[q.orderBy], q.orderDirection, scanGroups.id),
+        q,
+      );
+      return { result: rows.map(toScanGroup), count, page: q.page, limit: q.limit };
+    },
+  );
+
+  app.post(
+    '/',
+    { schema: { body: CreateScanGroupBody, response: { 200: ScanGroupResult } } },
+    async (request) => {
+      const body = request.body.scanGroup;
+      const { actor } = accessOf(request);
+      const organizationId = body.organizationId ?? actor.orgId;
+      const now = new Date();
+      const row = {
+        id: crypto.randomUUID(),
+        organizationId,
+        creatorUserId: body.creatorUserId ?? actor.userId,
+        status: 'created' as const,
+        storageStatus: 'active' as const,
+        name: body.name ?? null,
+        notes: body.notes ?? '',
+        lisInfo: body.LISInfo ?? null,
+        organId: body.organId ?? null,
+        animal: body.animal ?? null,
+        tags: body.tags ?? [],
+        // Like a new study (§4.5): the creator and their organization are its first assignees.
+        assigneeUserIds: applySet([actor.userId], { add: body.assigneeUserIds }),
+        assigneeOrgIds: applySet([actor.orgId], { add: body.assigneeOrgIds }),
+        archiveAt: body.archiveAt ? new Date(body.archiveAt) : null,
+        storageHistory: [{ storageStatus: 'active', timestamp: now.toISOString() }],
+      };
+      assertCreate(request, 'ScanGroup', { ...row, archiveAt: body.archiveAt ?? null }, Object.keys(body));
+
+      const [org] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
+      if (!org) throw badRequest('scanGroup.organizationId: No such organization is available to you');
+      checkTags({ replace: row.tags, stored: [], final: row.tags, tooMany: ScanGroupText.tooManyTags });
+      row.animal = await assertOrgan(db, row.organId, row.animal, 'scanGroup');
+      await assertAssignable(
+        db,
+        request,
+        { userIds: body.assigneeUserIds ?? [], orgIds: body.assigneeOrgIds ?? [] },
+        'scanGroup',
+      );
+      if (row.archiveAt && row.archiveAt.getTime() <= now.getTime())
+        throw badRequest('scanGroup.archiveAt: must be a later date');
+      // The organization's default active period schedules the archive of a new slide (§3).
+      const days = org.scanGroupSettings.defaultActiveExpiryDays;
+      if (body.archiveAt === undefined && days) row.archiveAt = new Date(now.getTime() + days * DAY_MS);
+
+      const created = await db.transaction(async (tx) => {
+        const inserted = await insertWithSimpleId(tx, row);
+        await recordActivity(tx, {
+          actionType: 'create',
+          reference: 'ScanGroup',
+          referenceId: inserted.id,
+          diff: { simpleId: inserted.simpleId, ...body },
+          creatorUserId: actor.userId,
+          organizationId: actor.orgId,
+        });
+        return inserted;
+      });
+      return { result: toScanGroup(created) };
+    },
+  );
+
+  app.get('/:id', { schema: { params: IdParams, response: { 200: ScanGroupResult } } }, async (request) => {
+    return { result: (await readableScanGroup(db, request, request.params.id)).entity };
+  });
+
+  app.patch(
+    '/:id',
+    { schema: { params: IdParams, body: UpdateScanGroupBody, response: { 200: ScanGroupResult } } },
+    async (request) => {
+      const { actor } = accessOf(request);
+      const b = request.body;
+      const result = await db.transaction(async (tx) => {
+        const { row, entity: current } = await readableScanGroup(tx, request, request.params.id, true);
+        // Storage state is the server's (archiveAt moves it): an echoed stale value is not a change.
+        const fields: ScanGroupEdit = changedFields(b.scanGroup ?? {}, current, {
+          ignored: [
+            'createdAt',
+            'updatedAt',
+            'inheritedAssignees',
+            'storageHistory',
+            'lastUploadDate',
+            'status',
+            'storageStatus',
+          ],
+          fixed: ['id', 'simpleId', 'organizationId', 'creatorUserId'],
+          prefix: 'body.scanGroup',
+        });
+
+        const changes = {} as Record<SetField, SetChange>;
+        for (const f of SET_FIELDS)
+          changes[f] = { replace: fields[f], add: b.add?.[f], remove: b.remove?.[f] };
+        const patch: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(fields)) if (v !== undefined) patch[k] = v;
+        for (const f of SET_FIELDS) if (touches(changes[f])) patch[f] = applySet(current[f], changes[f]);
+        if (Object.keys(patch).length === 0) return current;
+
+        // Archived slides keep still: only reactivation (archiveAt) is accepted (§4.2).
+        if (current.storageStatus !== 'active' && Object.keys(patch).some((k) => k !== 'archiveAt'))
+          throw conflict(ScanGroupText.archived);
+        assertUpdate(request, 'ScanGroup', current, patch);
+        const sharing = 'assigneeUserIds' in patch || 'assigneeOrgIds' in patch;
+        if (sharing) assertCan(request, 'share', 'ScanGroup', current);
+
+        if ('tags' in patch)
+          checkTags({
+            replace: fields.tags,
+            add: b.add?.tags,
+            stored: current.tags,
+            final: patch.tags as string[],
+            tooMany: ScanGroupText.tooManyTags,
+          });
+        const added = (f: 'assigneeUserIds' | 'assigneeOrgIds') =>
+          ((patch[f] as string[] | undefined) ?? []).filter((id) => !current[f].includes(id));
+        await assertAssignable(
+          tx,
+          request,
+          { userIds: added('assigneeUserIds'), orgIds: added('assigneeOrgIds') },
+          'scanGroup',
+        );
+        // A new organ brings its animal unless one is given with it.
+        let animal = fields.animal;
+        if (fields.organId !== undefined || fields.animal !== undefined)
+          animal = await assertOrgan(
+            tx,
+            fields.organId !== undefined ? fields.organId : current.organId,
+            fields.animal !== undefined
+              ? fields.animal
+              : fields.organId !== undefined
+                ? null
+                : current.animal,
+            'scanGroup',
+          );
+        const plan =
+          fields.archiveAt !== undefined
+            ? planArchive(row, fields.archiveAt === null ? null : new Date(fields.archiveAt))
+            : undefined;
+
+        const set: PgUpdateSetSource<typeof scanGroups> = {};
+        if (fields.name !== undefined) set.name = fields.name;
+        if (fields.notes !== undefined) set.notes = fields.notes;
+        if (fields.LISInfo !== undefined) set.lisInfo = fields.LISInfo;
+        if (fields.organId !== undefined) set.organId = fields.organId;
+        if (animal !== undefined) set.animal = animal;
+        for (const f of SET_FIELDS) if (touches(changes[f])) set[f] = setSql(scanGroups[f], changes[f]);
+        if (plan) {
+          set.archiveAt = plan.archiveAt;
+          if (plan.storageStatus) Object.assign(set, storageStepSet(plan.storageStatus));
+        }
+        const [updated] = await tx.update(scanGroups).set(set).where(eq(scanGroups.id, row.id)).returning();
+        if (plan?.storageStatus) {
+          await moveImages(tx, row.id, plan.storageStatus, plan.archiveAt);
+          // The storage job finishes the step (archiving → archived, restoring → active).
+          await enqueue(
+            tx,
+            STORAGE_STEP,
+            { scanGroupId: row.id },
+            { runAt: new Date(Date.now() + STORAGE_STEP_DELAY_MS) },
+          );
+        }
+        if (sharing) await recomputeInheritance(tx, { scanGroupIds: [row.id] });
+
+        const onlySharing = Object.keys(patch).every(
+          (k) => k === 'assigneeUserIds' || k === 'assigneeOrgIds',
+        );
+        await recordActivity(tx, {
+          actionType: plan?.storageStatus
+            ? plan.archiveAt === null
+              ? 'reactivate'
+              : 'archive'
+            : onlySharing
+              ? 'share'
+              : 'update',
+          reference: 'ScanGroup',
+          referenceId: row.id,
+          diff: patch,
+          creatorUserId: actor.userId,
+          organizationId: actor.orgId,
+        });
+        return toScanGroup(updated);
+      });
+      if (request.body.scanGroup?.archiveAt !== undefined)
+        setTimeout(() => app.ctx.jobs.nudge(), STORAGE_STEP_DELAY_MS + 50);
+      return { result };
+    },
+  );
+
+  app.delete('/:id', { schema: { params: IdParams, response: { 200: DeletedResult } } }, async (request) => {
+    const { actor } = accessOf(request);
+    const id = request.params.id;
+    await db.transaction(async (tx) => {
+      const { entity: current } = await readableScanGroup(tx, request, id, true);
+      assertCan(request, 'delete', 'ScanGroup', current);
+      // Studies drop the slide; its images stay with their organization, without a slide.
+      await tx
+        .update(studies)
+        .set({ scanGroupIds: sql`array_remove(${studies.scanGroupIds}, ${id}::text)` })
+        .where(sql`${studies.scanGroupIds} @> ARRAY[${id}::text]`);
+      await tx
+        .update(images)
+        .set({ scanGroupId: null, inheritedAssignees: [] })
+        .where(eq(images.scanGroupId, id));
+      const hearts = await tx
+        .delete(reactions)
+        .where(and(eq(reactions.reference, 'ScanGroup'), eq(reactions.referenceId, id)))
+        .returning({ id: reactions.id });
+      await recordDeletion(
+        tx,
+        'reactions',
+        hearts.map((h) => h.id),
+      );
+      await tx.delete(scanGroups).where(eq(scanGroups.id, id));
+      await recordDeletion(tx, 'scan-groups', [id]);
+      await recordActivity(tx, {
+        actionType: 'delete',
+        reference: 'ScanGroup',
+        referenceId: id,
+        diff: { simpleId: current.simpleId },
+        creatorUserId: actor.userId,
+        organizationId: actor.orgId,
+      });
+    });
+    return { result: { id } };
+  });
+};

@@ -1,0 +1,16 @@
+// Slides in the sync feed (DESIGN "Pull"): readable per the ScanGroup read scope, inheritance included.
+import { scanGroups } from '../db/schema';
+import { registerSyncSource } from '../sync/kinds';
+import { scanGroupScope, toScanGroup, type ScanGroupRow } from './repository';
+
+export function scanGroupSyncSource(): void {
+  registerSyncSource({
+    kind: 'scan-groups',
+    type: 'ScanGroup',
+    table: scanGroups,
+    idColumn: scanGroups.id,
+    changeSeqColumn: scanGroups.changeSeq,
+    scope: scanGroupScope,
+    toEntities: async (_db, rows) => rows.map((r) => toScanGroup(r as ScanGroupRow)),
+  });
+}

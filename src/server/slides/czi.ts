@@ -1,0 +1,299 @@
+// Zeiss CZI reader: one scene (scene 0 unless asked), T=0, Z=middle, all channels; mosaics and pyramids.
+// Quirks: subblock X/Y are absolute stage-pixel coordinates (may be negative or large) so the image origin
+// is the minimum over the scene; overlapping mosaic tiles are drawn in ascending M (last wins); a subblock
+// whose stored size is smaller than its logical size belongs to the file's own pyramid and serves levels
+// at that downsample; levels below the smallest stored one are made by box-filter shrinking.
+
+import { TileCache } from './cache';
+import { decodeImage } from './codecs';
+import {
+  readAttachmentData,
+  readAttachmentDirectory,
+  readDirectory,
+  readFileHeader,
+  readMetadataXml,
+  readSubblockData,
+  type CziAttachmentEntry,
+  type CziDirectoryEntry,
+} from './czi-segments';
+import { parseCziMetadata, slideChannels } from './czi-metadata';
+import { checkCompression, decodeSubblock, pixelLayout } from './czi-subblock';
+import { SlideErrors } from './errors';
+import { BytesSource, SlideFile, type ByteSource } from './file';
+import { allocRaw, assertRect, blit, resizeNearest, shrink, toRgb8 } from './raw';
+import type { AssociatedName, RawImage, Slide, SlideFormatReader, SlideLevel } from './types';
+
+/** A subblock placed in level-0 pixels relative to the scene origin. */
+interface Placed {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  storedW: number;
+  storedH: number;
+  /** Logical / stored size, clustered (2 for a ×2 pyramid subblock, 1 for full resolution). */
+  factor: number;
+  channel: number;
+  /** Draw order: M index, then directory order. */
+  order: number;
+  entry: CziDirectoryEntry;
+}
+
+const SMALLEST_LEVEL = 512; // stop adding levels once the longer side fits this (a DZI tile or two)
+const ATTACHMENT_NAMES: Record<string, AssociatedName> = {
+  Label: 'label',
+  SlidePreview: 'macro',
+  Thumbnail: 'thumbnail',
+};
+
+/** Pyramid factors are size/stored, e.g. 1481/740 = 2.0014: snap near-integers so layers group together. */
+function clusterFactor(f: number): number {
+  const r = Math.round(f);
+  return Math.abs(f - r) < 0.05 * r ? r : Math.round(f * 100) / 100;
+}
+
+/** Picks the plane to show: scene `scene` (index among the file's scenes), first T, middle Z, first of others. */
+function selectPlane(entries: CziDirectoryEntry[], scene: number): CziDirectoryEntry[] {
+  const values = (dim: string) =>
+    [...new Set(entries.map((e) => e.dims[dim]?.start).filter((v): v is number => v !== undefined))].sort(
+      (a, b) => a - b,
+    );
+  const want: Record<string, number> = {};
+  const dims = new Set(entries.flatMap((e) => Object.keys(e.dims)));
+  for (const d of dims) {
+    if (d === 'X' || d === 'Y' || d === 'C' || d === 'M') continue;
+    const v = values(d);
+    if (d === 'S') want[d] = v[Math.min(scene, v.length - 1)];
+    else if (d === 'Z') want[d] = v[Math.floor((v.length - 1) / 2)];
+    else want[d] = v[0];
+  }
+  return entries.filter((e) =>
+    Object.entries(want).every(([d, v]) => e.dims[d] === undefined || e.dims[d].start === v),
+  );
+}
+
+class CziSlide implements Slide {
+  readonly format = 'czi' as const;
+  readonly cache = new TileCache();
+
+  constructor(
+    private readonly file: ByteSource,
+    readonly levels: SlideLevel[],
+    readonly channels: Slide['channels'],
+    readonly kind: Slide['kind'],
+    readonly bitsPerSample: 8 | 16,
+    readonly pixelSizeUm: Slide['pixelSizeUm'],
+    readonly properties: Record<string, string>,
+    private readonly placed: Placed[],
+    private readonly factors: number[],
+    private readonly attachments: Map<AssociatedName, CziAttachmentEntry>,
+  ) {}
+
+  get associatedNames(): AssociatedName[] {
+    return [...this.attachments.keys()];
+  }
+
+  private decode(p: Placed): Promise<RawImage> {
+    return this.cache.get(String(p.entry.filePosition), async () => {
+      const { data } = await readSubblockData(this.file, p.entry.filePosition);
+      const img = await decodeSubblock(
+        data,
+        p.entry.pixelType,
+        p.entry.compression,
+        p.storedW,
+        p.storedH,
+        p.entry.filePosition,
+      );
+      return this.normalise(img);
+    });
+  }
+
+  /** Brightfield → RGB 8-bit; fluorescence → one channel at bitsPerSample. */
+  private normalise(img: RawImage): RawImage {
+    if (this.kind === 'brightfield') return toRgb8(img);
+    if (img.channels !== 1) img = { ...toRgb8(img), channels: 1 }; // never in practice: grey JPEG is 1 channel
+    if (img.bits === this.bitsPerSample) return img;
+    const out = allocRaw(img.width, img.height, 1, this.bitsPerSample);
+    for (let i = 0; i < out.data.length; i++)
+      out.data[i] = img.bits === 8 ? img.data[i] << 8 : img.data[i] >> 8;
+    return out;
+  }
+
+  async readRegion(
+    level: number,
+    x: number,
+    y: number,
+    w: number,
+    h: number,
+    channel = 0,
+  ): Promise<RawImage> {
+    assertRect(w, h);
+    const lv = this.levels[level];
+    if (!lv) throw SlideErrors.noLevel(level, this.levels.length);
+    if (this.kind === 'brightfield') channel = 0;
+    else if (!this.channels[channel]) throw SlideErrors.noChannel(channel, this.channels.length);
+    const ds = lv.downsample;
+    // The file's own layer closest below the wanted downsample: fewest pixels to decode, no upscaling.
+    const factor = Math.max(...this.factors.filter((f) => f <= ds * 1.001));
+    const x0 = x * ds;
+    const y0 = y * ds;
+    const cw = Math.ceil((w * ds) / factor);
+    const ch = Math.ceil((h * ds) / factor);
+    const fill = this.kind === 'brightfield' ? 255 : 0;
+    const canvas = allocRaw(cw, ch, this.kind === 'brightfield' ? 3 : 1, this.bitsPerSample, fill);
+    const hits = this.placed.filter(
+      (p) =>
+        p.factor === factor &&
+        p.channel === channel &&
+        p.x < x0 + w * ds &&
+        p.x + p.w > x0 &&
+        p.y < y0 + h * ds &&
+        p.y + p.h > y0,
+    );
+    const images = await Promise.all(hits.map((p) => this.decode(p)));
+    hits.forEach((p, i) => {
+      const tw = Math.round(p.w / factor);
+      const th = Math.round(p.h / factor);
+      const img = resizeNearest(images[i], tw, th);
+      blit(canvas, img, Math.round((p.x - x0) / factor), Math.round((p.y - y0) / factor));
+    });
+    return factor === ds && cw === w && ch === h ? canvas : shrink(canvas, w, h);
+  }
+
+  async associated(name: AssociatedName): Promise<RawImage | undefined> {
+    const att = this.attachments.get(name);
+    if (!att) return undefined;
+    const bytes = await readAttachmentData(this.file, att.filePosition);
+    if (att.contentFileType === 'CZI') {
+      const inner = await openCziSource(new BytesSource(`${this.file.path}#${att.name}`, bytes));
+      try {
+        const l0 = inner.levels[0];
+        return toRgb8(await inner.readRegion(0, 0, 0, l0.width, l0.height));
+      } finally {
+        await inner.close();
+      }
+    }
+    return toRgb8(await decodeImage(bytes));
+  }
+
+  async close(): Promise<void> {
+    this.cache.clear();
+    await this.file.close();
+  }
+}
+
+/** Opens a CZI from any byte source (a file, or an attachment holding a nested CZI). */
+export async function openCziSource(file: ByteSource, scene = 0): Promise<Slide> {
+  const header = await readFileHeader(file);
+  const all = await readDirectory(file, header.directoryPosition);
+  const meta = parseCziMetadata(await readMetadataXml(file, header.metadataPosition));
+  const attachments = new Map<AssociatedName, CziAttachmentEntry>();
+  for (const a of await readAttachmentDirectory(file, header.attachmentDirectoryPosition)) {
+    const name = ATTACHMENT_NAMES[a.name];
+    if (name && (a.contentFileType === 'CZI' || a.contentFileType === 'JPG')) attachments.set(name, a);
+  }
+
+  const plane = selectPlane(all, scene);
+  if (plane.length === 0) throw SlideErrors.cziNoSubblocks();
+  for (const e of plane) {
+    pixelLayout(e.pixelType); // throws for float / complex types
+    checkCompression(e.compression);
+  }
+  const cValues = [...new Set(plane.map((e) => e.dims.C?.start ?? 0))].sort((a, b) => a - b);
+  const layouts = plane.map((e) => pixelLayout(e.pixelType));
+  const brightfield = layouts.some((l) => l.channels >= 3);
+  const bits: 8 | 16 = !brightfield && layouts.some((l) => l.bits === 16) ? 16 : 8;
+
+  const placed: Placed[] = plane.map((e, i) => {
+    const X = e.dims.X;
+    const Y = e.dims.Y;
+    if (!X || !Y || X.size <= 0 || Y.size <= 0 || X.storedSize <= 0 || Y.storedSize <= 0) {
+      throw SlideErrors.cziBadSubblock(e.filePosition, 'missing X or Y size');
+    }
+    return {
+      x: X.start,
+      y: Y.start,
+      w: X.size,
+      h: Y.size,
+      storedW: X.storedSize,
+      storedH: Y.storedSize,
+      factor: clusterFactor(X.size / X.storedSize),
+      channel: cValues.indexOf(e.dims.C?.start ?? 0),
+      order: (e.dims.M?.start ?? -1) * plane.length + i,
+      entry: e,
+    };
+  });
+  const full = placed.filter((p) => p.factor === 1);
+  if (full.length === 0) throw SlideErrors.cziNoSubblocks();
+  const minX = Math.min(...full.map((p) => p.x));
+  const minY = Math.min(...full.map((p) => p.y));
+  const width = Math.max(...full.map((p) => p.x + p.w)) - minX;
+  const height = Math.max(...full.map((p) => p.y + p.h)) - minY;
+  for (const p of placed) {
+    p.x -= minX;
+    p.y -= minY;
+  }
+  placed.sort((a, b) => a.order - b.order);
+
+  const factors = [...new Set(placed.map((p) => p.factor))].sort((a, b) => a - b);
+  const downsamples = [...factors];
+  for (let d = downsamples[downsamples.length - 1]; Math.max(width, height) / d > SMALLEST_LEVEL;) {
+    d *= 2;
+    downsamples.push(d);
+  }
+  const levels = downsamples.map((d) => ({
+    width: Math.ceil(width / d),
+    height: Math.ceil(height / d),
+    downsample: d,
+    stored: factors.includes(d),
+  }));
+  const properties: Record<string, string> = {
+    ...meta.properties,
+    scenes: String(new Set(all.map((e) => e.dims.S?.start ?? 0)).size),
+    fileVersion: `${header.major}.${header.minor}`,
+  };
+  return new CziSlide(
+    file,
+    levels,
+    slideChannels(meta, cValues.length, brightfield),
+    brightfield ? 'brightfield' : 'fluorescence',
+    bits,
+    meta.pixelSizeUm,
+    properties,
+    placed,
+    factors,
+    attachments,
+  );
+}
+
+async function hasMagic(path: string): Promise<boolean> {
+  const f = await SlideFile.open(path);
+  try {
+    if (f.size < 16) return false;
+    const b = await f.read(0, 10, 'CZI', 'file header');
+    return new TextDecoder().decode(b) === 'ZISRAWFILE';
+  } finally {
+    await f.close();
+  }
+}
+
+export const cziReader: SlideFormatReader = {
+  format: 'czi',
+  extensions: ['.czi'],
+  description: 'Zeiss CZI (ZISRAW): raw, JPEG, JPEG-XR, zstd subblocks; mosaics, pyramids, scene 0',
+  async detect(files) {
+    // A .czi is ours even when broken, so the user sees why it does not open; other names need the magic.
+    if (files.some((f) => f.toLowerCase().endsWith('.czi'))) return true;
+    return files.length === 1 && (await hasMagic(files[0]));
+  },
+  async open(files) {
+    const main = files.find((f) => f.toLowerCase().endsWith('.czi')) ?? files[0];
+    const file = await SlideFile.open(main);
+    try {
+      return await openCziSource(file);
+    } catch (e) {
+      await file.close();
+      throw e;
+    }
+  },
+};

@@ -1,0 +1,96 @@
+// Where files live (DESIGN "Real parts"): DATA_DIR/files by default, an S3-compatible bucket when
+// S3_BUCKET is set. One interface for both, so uploads and processing run the same code either way.
+// Keys are relative, '/'-separated: uploads/<tus id> while bytes arrive, images/<imageId>/<file> after.
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { DataStore } from '@tus/utils';
+import { LocalStorage } from './local';
+import { S3Storage, s3ConfigFromEnv } from './s3';
+
+export interface FileStorage {
+  readonly kind: 'local' | 's3';
+  /**
+   * The tus datastore of uploads in progress. Its ids are the bare tus ids; the bytes sit under
+   * `uploads/` in this storage.
+   */
+  readonly uploads: DataStore;
+  /**
+   * How a chunk's checksum is verified: 'inline' writes while hashing and cuts the file back on a
+   * mismatch (needs `truncateUpload`); 'spool' hashes into a temporary file first (object stores
+   * cannot take bytes back).
+   */
+  readonly checksumMode: 'inline' | 'spool';
+  /** Cuts an upload in progress back to `length` bytes (inline mode only). */
+  truncateUpload?(uploadId: string, length: number): Promise<void>;
+  exists(key: string): Promise<boolean>;
+  /** Size in bytes, or undefined when the key does not exist. */
+  size(key: string): Promise<number | undefined>;
+  /** The bytes of a key; `range` is inclusive like HTTP's. */
+  stream(key: string, range?: { start: number; end: number }): Promise<Readable>;
+  /** Deletes a key, or every key under it when it ends with '/'. Missing keys are fine. */
+  delete(keyOrPrefix: string): Promise<void>;
+  /** Keys under a prefix ending with '/', recursively. */
+  list(prefix: string): Promise<string[]>;
+  /**
+   * Moves a finished upload's bytes to `key` and forgets its tus resource. Idempotent: when the
+   * upload is gone and `key` exists, a previous call already did it (a retry after a crash).
+   */
+  adoptUpload(uploadId: string, key: string): Promise<void>;
+  /** Removes an upload's bytes and tus metadata; a missing upload is fine. */
+  removeUpload(uploadId: string): Promise<void>;
+  /**
+   * Runs `work` with files on this machine holding the keys' bytes, in the keys' order and laid out
+   * like the keys (slide readers need random access, and an .mrxs its data folder beside it): the
+   * stored files themselves when local; copies downloaded under DATA_DIR/tmp when in S3, deleted
+   * when `work` ends, however it ends.
+   */
+  withLocalFiles<T>(keys: string[], work: (paths: string[]) => Promise<T>): Promise<T>;
+  /** Bytes still free where uploads are written, when the storage can tell (local disks). */
+  freeBytes(): Promise<number | undefined>;
+}
+
+export interface StorageOptions {
+  dataDir: string;
+  env?: NodeJS.ProcessEnv;
+  /** Unfinished uploads expire this long after creation (tus expiration); 0 never. */
+  expiryMs: number;
+}
+
+export function createStorage(opts: StorageOptions): FileStorage {
+  const s3 = s3ConfigFromEnv(opts.env ?? process.env);
+  if (s3) return new S3Storage(s3, opts.dataDir, opts.expiryMs);
+  return new LocalStorage(path.join(opts.dataDir, 'files'), opts.expiryMs);
+}
+
+const instances = new Map<string, FileStorage>();
+
+/**
+ * The storage of a data directory, made once per process: the upload routes and the processing job
+ * share it (and with it the tus store's in-memory state).
+ */
+export function storageFor(opts: StorageOptions): FileStorage {
+  const key = path.resolve(opts.dataDir);
+  let s = instances.get(key);
+  if (!s) {
+    s = createStorage(opts);
+    instances.set(key, s);
+  }
+  return s;
+}
+
+/** Drops the memoized storage of a data directory (tests that delete their directory). */
+export function forgetStorage(dataDir: string): void {
+  instances.delete(path.resolve(dataDir));
+}
+
+/** A key must stay inside the storage: no absolute paths, no '..', no empty segments. */
+export function assertKey(key: string): void {
+  const parts = key.split('/');
+  if (
+    !key ||
+    key.startsWith('/') ||
+    parts.some((p) => p === '' || p === '.' || p === '..') ||
+    key.includes('\\')
+  )
+    throw new Error(`storage: bad key "${key}"`);
+}

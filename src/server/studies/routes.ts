@@ -1,0 +1,256 @@
+// /v2/studies: list with the §7 filters, tags, create, read, update (name, tags, slides, sharing)
+// and delete (spec §3, §4.5, §5, §6.2). Slides gain and lose the study's assignees in the same
+// transaction (inheritance.ts).
+import crypto from 'node:crypto';
+import { eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { listEnvelope } from '../../api/common';
+import { Study } from '../../api/entities';
+import { StudyText } from '../../api/messages';
+import { isSimpleId, normalizeSimpleId } from '../../api/scan-groups';
+import {
+  CreateStudyBody,
+  DeletedResult,
+  IdParams,
+  StudyListQuery,
+  StudyResult,
+  StudyRuleText,
+  StudyTags,
+  StudyTagsQuery,
+  UpdateStudyBody,
+} from '../../api/studies';
+import { recordActivity } from '../activities/record';
+import { scanGroups, studies, userViewerSettings } from '../db/schema';
+import { readScopeSql } from '../db/read-scope-sql';
+import { badRequest, conflict } from '../http/errors';
+import { accessOf, assertCan, assertCreate, assertUpdate, scopeOf } from '../http/guard';
+import { recomputeInheritance } from '../scan-groups/inheritance';
+import { recordDeletion } from '../sync/kinds';
+import { assertAddableSlides, assertAssignable, checkTags } from './checks';
+import { containsPattern, dateRange, ordering, pageOf } from './list-sql';
+import { readableStudy, studyScope, toStudy } from './repository';
+import { changedFields } from './changes';
+import { applySet, firstDuplicate, setSql, textArraySql, touches, type SetChange } from './sets';
+import { studySyncSource } from './sync';
+
+/** The editable part of a PATCH's study, once unchanged and echoed fields are dropped. */
+type StudyEdit = Pick<NonNullable<UpdateStudyBody['study']>, 'name' | 'viewerOptions' | SetField>;
+
+const SET_FIELDS = ['tags', 'scanGroupIds', 'assigneeUserIds', 'assigneeOrgIds'] as const;
+type SetField = (typeof SET_FIELDS)[number];
+const ASSIGNEES = ['assigneeUserIds', 'assigneeOrgIds'] as const;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** 'The study already has this scan group.': twice in one list (400) or already on the study (409). */
+function checkSlides(c: SetChange, stored: readonly string[]): void {
+  if (c.replace && firstDuplicate(c.replace)) throw badRequest(StudyText.alreadyHasScanGroup);
+  if (c.add?.length) {
+    if (firstDuplicate(c.add)) throw badRequest(StudyText.alreadyHasScanGroup);
+    const have = c.replace ?? stored;
+    if (c.add.some((id) => have.includes(id))) throw conflict(StudyText.alreadyHasScanGroup);
+  }
+}
+
+export const studyRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.ctx;
+  studySyncSource();
+
+  app.get(
+    '/',
+    { schema: { querystring: StudyListQuery, response: { 200: listEnvelope(Study) } } },
+    async (request) => {
+      const q = request.query;
+      const where: SQL[] = [];
+      const scope = readScopeSql(scopeOf(request, 'Study'), studyScope);
+      if (scope) where.push(scope);
+      if (q.name) where.push(ilike(studies.name, containsPattern(q.name)));
+      if (q.organizationId) where.push(inArray(studies.organizationId, q.organizationId));
+      if (q.creatorUserId) where.push(inArray(studies.creatorUserId, q.creatorUserId));
+      if (q.tag) where.push(sql`${studies.tags} && ${textArraySql(q.tag)}`);
+      where.push(...dateRange(studies.createdAt, q.createdAtStart, q.createdAtEnd));
+      // Filters on the study's slides: some slide of the study matches each given filter.
+      const slide: SQL[] = [];
+      if (q.animalName)
+        slide.push(
+          inArray(
+            sql`lower(${scanGroups.animal})`,
+            q.animalName.map((a) => a.trim().toLowerCase()),
+          ),
+        );
+      if (q.organId) slide.push(inArray(scanGroups.organId, q.organId));
+      if (q.slideId) {
+        const ids = q.slideId.filter((v) => UUID.test(v));
+        const simple = q.slideId.map(normalizeSimpleId).filter(isSimpleId);
+        slide.push(
+          or(
+            ids.length ? inArray(scanGroups.id, ids) : sql`false`,
+            simple.length ? inArray(scanGroups.simpleId, simple) : sql`false`,
+          )!,
+        );
+      }
+      for (const cond of slide)
+        where.push(sql`EXISTS (SELECT 1 FROM ${scanGroups}
+          WHERE ${scanGroups.id}::text = ANY(${studies.scanGroupIds}) AND ${cond})`);
+      const { rows, count } = await pageOf(
+        db,
+        studies,
+        where,
+        ordering(studies[q.orderBy], q.orderDirection, studies.id),
+        q,
+      );
+      return { result: rows.map(toStudy), count, page: q.page, limit: q.limit };
+    },
+  );
+
+  app.get(
+    '/tags',
+    { schema: { querystring: StudyTagsQuery, response: { 200: StudyTags } } },
+    async (request) => {
+      const rows = await db
+        .selectDistinct({ tag: sql<string>`unnest(${studies.tags})` })
+        .from(studies)
+        .where(readScopeSql(scopeOf(request, 'Study'), studyScope));
+      const search = request.query.search?.trim().toLowerCase();
+      const tags = rows.map((r) => r.tag).filter((t) => !search || t.toLowerCase().includes(search));
+      return { tags: tags.sort((a, b) => a.localeCompare(b)) };
+    },
+  );
+
+  app.post('/', { schema: { body: CreateStudyBody, response: { 200: StudyResult } } }, async (request) => {
+    const body = request.body.study;
+    const { actor } = accessOf(request);
+    // §4.5: the caller is the creator and first assignee, their organization the assignee organization.
+    const row = {
+      id: crypto.randomUUID(),
+      name: body.name,
+      tags: body.tags ?? [],
+      scanGroupIds: body.scanGroupIds ?? [],
+      organizationId: body.organizationId ?? actor.orgId,
+      status: 'created',
+      creatorUserId: body.creatorUserId ?? actor.userId,
+      assigneeUserIds: applySet([actor.userId], { add: body.assigneeUserIds }),
+      assigneeOrgIds: applySet([actor.orgId], { add: body.assigneeOrgIds }),
+      viewerOptions: body.viewerOptions ?? null,
+    };
+    assertCreate(request, 'Study', row, Object.keys(body));
+    checkTags({ replace: row.tags, stored: [], final: row.tags, tooMany: StudyRuleText.tooManyTags });
+    checkSlides({ replace: row.scanGroupIds }, []);
+    await assertAddableSlides(db, request, row.scanGroupIds, 'study');
+    await assertAssignable(
+      db,
+      request,
+      { userIds: body.assigneeUserIds ?? [], orgIds: body.assigneeOrgIds ?? [] },
+      'study',
+    );
+    const created = await db.transaction(async (tx) => {
+      const [inserted] = await tx.insert(studies).values(row).returning();
+      await recomputeInheritance(tx, { scanGroupIds: row.scanGroupIds });
+      await recordActivity(tx, {
+        actionType: 'create',
+        reference: 'Study',
+        referenceId: row.id,
+        diff: body,
+        creatorUserId: actor.userId,
+        organizationId: actor.orgId,
+      });
+      return inserted;
+    });
+    return { result: toStudy(created) };
+  });
+
+  app.get('/:id', { schema: { params: IdParams, response: { 200: StudyResult } } }, async (request) => {
+    return { result: (await readableStudy(db, request, request.params.id)).entity };
+  });
+
+  app.patch(
+    '/:id',
+    { schema: { params: IdParams, body: UpdateStudyBody, response: { 200: StudyResult } } },
+    async (request) => {
+      const { actor } = accessOf(request);
+      const b = request.body;
+      const result = await db.transaction(async (tx) => {
+        const { row, entity: current } = await readableStudy(tx, request, request.params.id, true);
+        const fields: StudyEdit = changedFields(b.study ?? {}, current, {
+          ignored: ['createdAt', 'updatedAt', 'inheritedAssignees'],
+          fixed: ['id', 'status', 'organizationId', 'creatorUserId'],
+          prefix: 'body.study',
+        });
+        const changes = {} as Record<SetField, SetChange>;
+        for (const f of SET_FIELDS)
+          changes[f] = { replace: fields[f], add: b.add?.[f], remove: b.remove?.[f] };
+        const patch: Record<string, unknown> = {};
+        if (fields.name !== undefined) patch.name = fields.name;
+        if (fields.viewerOptions !== undefined) patch.viewerOptions = fields.viewerOptions;
+        for (const f of SET_FIELDS) if (touches(changes[f])) patch[f] = applySet(current[f], changes[f]);
+        if (Object.keys(patch).length === 0) return current;
+
+        assertUpdate(request, 'Study', current, patch);
+        if (touches(changes.tags))
+          checkTags({
+            replace: fields.tags,
+            add: b.add?.tags,
+            stored: current.tags,
+            final: patch.tags as string[],
+            tooMany: StudyRuleText.tooManyTags,
+          });
+        const added = (f: SetField) =>
+          ((patch[f] as string[] | undefined) ?? []).filter((id) => !current[f].includes(id));
+        if (touches(changes.scanGroupIds)) {
+          checkSlides(changes.scanGroupIds, current.scanGroupIds);
+          await assertAddableSlides(tx, request, added('scanGroupIds'), 'study');
+        }
+        await assertAssignable(
+          tx,
+          request,
+          { userIds: added('assigneeUserIds'), orgIds: added('assigneeOrgIds') },
+          'study',
+        );
+
+        const set: PgUpdateSetSource<typeof studies> = {};
+        if (fields.name !== undefined) set.name = fields.name;
+        if (fields.viewerOptions !== undefined) set.viewerOptions = fields.viewerOptions;
+        for (const f of SET_FIELDS) if (touches(changes[f])) set[f] = setSql(studies[f], changes[f]);
+        const [updated] = await tx.update(studies).set(set).where(eq(studies.id, row.id)).returning();
+        const sharing = ASSIGNEES.some((f) => f in patch);
+        if (sharing || 'scanGroupIds' in patch)
+          await recomputeInheritance(tx, {
+            scanGroupIds: [...current.scanGroupIds, ...updated.scanGroupIds],
+          });
+        await recordActivity(tx, {
+          actionType: Object.keys(patch).every((k) => k.startsWith('assignee')) ? 'share' : 'update',
+          reference: 'Study',
+          referenceId: row.id,
+          diff: patch,
+          creatorUserId: actor.userId,
+          organizationId: actor.orgId,
+        });
+        return toStudy(updated);
+      });
+      return { result };
+    },
+  );
+
+  app.delete('/:id', { schema: { params: IdParams, response: { 200: DeletedResult } } }, async (request) => {
+    const { actor } = accessOf(request);
+    const id = request.params.id;
+    await db.transaction(async (tx) => {
+      const { entity: current } = await readableStudy(tx, request, id, true);
+      assertCan(request, 'delete', 'Study', current);
+      await tx.delete(userViewerSettings).where(eq(userViewerSettings.studyId, id));
+      await tx.delete(studies).where(eq(studies.id, id));
+      await recordDeletion(tx, 'studies', [id]);
+      // Its slides lose what they inherited from it.
+      await recomputeInheritance(tx, { scanGroupIds: current.scanGroupIds });
+      await recordActivity(tx, {
+        actionType: 'delete',
+        reference: 'Study',
+        referenceId: id,
+        diff: { name: current.name },
+        creatorUserId: actor.userId,
+        organizationId: actor.orgId,
+      });
+    });
+    return { result: { id } };
+  });
+};

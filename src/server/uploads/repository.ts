@@ -1,0 +1,119 @@
+// Upload groups and their parts as stored, and as GET /v2/upload-groups returns them.
+import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+import type { UploadGroup, UploadGroupStatus, UploadPart } from '../../api/uploads';
+import type { ImageStatus } from '../../api/enums';
+import type { Db } from '../db/client';
+import { images, uploadGroups, uploads } from '../db/schema';
+
+export type UploadGroupRow = typeof uploadGroups.$inferSelect;
+export type UploadRow = typeof uploads.$inferSelect;
+type ImageBits = Pick<typeof images.$inferSelect, 'id' | 'status' | 'scanGroupId' | 'info'>;
+
+export async function findPart(db: Db, id: string): Promise<UploadRow | undefined> {
+  const [row] = await db.select().from(uploads).where(eq(uploads.id, id));
+  return row;
+}
+
+export async function findGroup(db: Db, id: string, lock = false): Promise<UploadGroupRow | undefined> {
+  const q = db.select().from(uploadGroups).where(eq(uploadGroups.id, id));
+  const [row] = lock ? await q.for('update') : await q;
+  return row;
+}
+
+export async function partsOf(db: Db, groupId: string): Promise<UploadRow[]> {
+  return db.select().from(uploads).where(eq(uploads.groupId, groupId)).orderBy(asc(uploads.createdAt));
+}
+
+export function toUploadGroup(
+  group: UploadGroupRow,
+  parts: UploadRow[],
+  image: ImageBits | undefined,
+): UploadGroup {
+  return {
+    id: group.id,
+    name: group.name,
+    status: group.status as UploadGroupStatus,
+    fileCount: group.fileCount,
+    parts: parts.map((p): UploadPart => ({
+      id: p.id,
+      relativePath: p.relativePath || p.fileName,
+      size: p.size,
+      status: p.status as UploadPart['status'],
+    })),
+    error: group.error,
+    image: image
+      ? {
+          id: image.id,
+          status: image.status as ImageStatus,
+          scanGroupId: image.scanGroupId,
+          code: image.info.code ?? null,
+          desc: image.info.desc ?? null,
+        }
+      : null,
+    createdAt: group.createdAt.toISOString(),
+    updatedAt: group.updatedAt.toISOString(),
+  };
+}
+
+/** Groups with their parts and image, in the order given. */
+export async function loadGroups(db: Db, rows: UploadGroupRow[]): Promise<UploadGroup[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((g) => g.id);
+  const parts = await db
+    .select()
+    .from(uploads)
+    .where(inArray(uploads.groupId, ids))
+    .orderBy(asc(uploads.createdAt));
+  const imageIds = rows.map((g) => g.imageId).filter((id): id is string => !!id);
+  const imgs = imageIds.length
+    ? await db
+        .select({ id: images.id, status: images.status, scanGroupId: images.scanGroupId, info: images.info })
+        .from(images)
+        .where(inArray(images.id, imageIds))
+    : [];
+  return rows.map((g) =>
+    toUploadGroup(
+      g,
+      parts.filter((p) => p.groupId === g.id),
+      imgs.find((i) => i.id === g.imageId),
+    ),
+  );
+}
+
+export async function loadGroup(db: Db, id: string): Promise<UploadGroup | undefined> {
+  const row = await findGroup(db, id);
+  return row ? (await loadGroups(db, [row]))[0] : undefined;
+}
+
+/** A user's groups, newest first. */
+export async function listGroups(db: Db, userId: string, page: number, limit: number) {
+  const where = eq(uploadGroups.creatorUserId, userId);
+  const rows = await db
+    .select()
+    .from(uploadGroups)
+    .where(where)
+    .orderBy(desc(uploadGroups.createdAt), desc(uploadGroups.id))
+    .limit(limit)
+    .offset((page - 1) * limit);
+  const [{ n }] = await db.select({ n: count() }).from(uploadGroups).where(where);
+  return { result: await loadGroups(db, rows), count: Number(n), page, limit };
+}
+
+export async function setGroupStatus(
+  db: Db,
+  id: string,
+  status: UploadGroupStatus,
+  extra: { error?: string | null; imageId?: string } = {},
+): Promise<void> {
+  await db
+    .update(uploadGroups)
+    .set({ status, ...extra, updatedAt: new Date() })
+    .where(eq(uploadGroups.id, id));
+}
+
+export async function setPartsStatus(db: Db, groupId: string, from: string[], to: string): Promise<void> {
+  await db
+    .update(uploads)
+    .set({ status: to })
+    .where(and(eq(uploads.groupId, groupId), inArray(uploads.status, from)));
+}

@@ -1,0 +1,112 @@
+// Inviting a user (POST /v2/users): a user in the inviter's organization or one of its teams, within
+// the organization's userLimit, and an e-mail with the activation link. Status: `created` when the row
+// is written, `pending` once the invitation has been sent, `active` when the link is used
+// (auth/routes.ts). All in one transaction: when the e-mail cannot be sent, no user is left behind
+// that could never be activated.
+import crypto from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { UserText, type UserCreate } from '../../api/organizations';
+import { recordActivity } from '../activities/record';
+import { ACTIVATION_TTL_MS, actionLink, createActionToken } from '../auth/action-tokens';
+import type { AppContext } from '../context';
+import { organizations, users } from '../db/schema';
+import { badRequest, conflict, forbidden } from '../http/errors';
+import { accessOf, assertCreate } from '../http/guard';
+import { checkPolicies, checkSuperAdminGrant } from '../organizations/validate';
+import { actorOf } from '../http/authenticate';
+import type { UserRow } from './repository';
+
+/** PostgreSQL's unique_violation: two invitations of one address raced past the check. */
+/** Drizzle wraps the driver's error, so the code may sit on `cause`. */
+function isUniqueViolation(e: unknown): boolean {
+  if (typeof e !== 'object' || e === null) return false;
+  const { code, cause } = e as { code?: unknown; cause?: unknown };
+  return code === '23505' || (cause !== undefined && isUniqueViolation(cause));
+}
+
+export async function inviteUser(
+  ctx: AppContext,
+  request: FastifyRequest,
+  body: z.output<typeof UserCreate>,
+  linkBase: string,
+): Promise<UserRow> {
+  const { actor } = accessOf(request);
+  const inviter = actorOf(request).user;
+  const id = crypto.randomUUID();
+  const organizationId = body.organizationId ?? actor.orgId;
+  assertCreate(request, 'User', { id, organizationId }, Object.keys(body));
+
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      // Locking the organization serializes invitations into it, so the limit holds under races.
+      const [org] = await tx
+        .select()
+        .from(organizations)
+        .where(eq(organizations.id, organizationId))
+        .for('update');
+      if (!org) throw badRequest(UserText.noOrganization, 'NO_ORGANIZATION');
+      const enabledPolicies = [...new Set(body.enabledPolicies ?? [])];
+      checkPolicies('enabledPolicies', enabledPolicies, org.availablePolicies);
+      checkSuperAdminGrant(actor.superAdmin, enabledPolicies);
+      const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, body.email));
+      if (taken) throw conflict(UserText.emailTaken, 'EMAIL_TAKEN');
+      if (org.userLimit !== null) {
+        const [{ count }] = await tx
+          .select({ count: sql<number>`count(*)::int` })
+          .from(users)
+          .where(eq(users.organizationId, org.id));
+        if (Number(count) >= org.userLimit) throw forbidden(UserText.userLimit(org.userLimit), 'USER_LIMIT');
+      }
+      const name = body.name ?? body.email.split('@')[0];
+      await tx.insert(users).values({
+        id,
+        email: body.email,
+        name,
+        status: 'created',
+        organizationId: org.id,
+        enabledPolicies,
+        creatorUserId: actor.userId,
+      });
+      await recordActivity(tx, {
+        actionType: 'create',
+        reference: 'User',
+        referenceId: id,
+        diff: { email: body.email, name, enabledPolicies },
+        creatorUserId: actor.userId,
+        organizationId: org.id,
+      });
+      const token = await createActionToken(tx, id, 'activate', ACTIVATION_TTL_MS);
+      const link = actionLink(linkBase, 'activate', token);
+      await ctx.mailer.send({
+        to: body.email,
+        subject: UserText.inviteSubject,
+        replyTo: inviter.email,
+        text:
+          `Hello ${name},\n\n${inviter.name || inviter.email} invited you to join ${org.name} on Tessera.\n` +
+          `To choose your password and activate your account, open this link within 7 days:\n${link}\n`,
+      });
+      // The organization's numberOfUsers changed: touch its row so the sync feed sends it again.
+      await tx.update(organizations).set({ updatedAt: new Date() }).where(eq(organizations.id, org.id));
+      // The invitation is out: the user now waits for them (created → pending).
+      const [invited] = await tx
+        .update(users)
+        .set({ status: 'pending', updatedAt: new Date() })
+        .where(eq(users.id, id))
+        .returning();
+      await recordActivity(tx, {
+        actionType: 'update',
+        reference: 'User',
+        referenceId: id,
+        diff: { status: 'pending' },
+        creatorUserId: actor.userId,
+        organizationId: org.id,
+      });
+      return invited;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(UserText.emailTaken, 'EMAIL_TAKEN');
+    throw error;
+  }
+}

@@ -1,0 +1,82 @@
+// Reads users and organizations and shapes them as the API returns them (spec §3).
+import { sqlArray } from '../db/sql-array';
+import { eq, sql } from 'drizzle-orm';
+import type { Organization, User } from '../../api/users';
+import type { Db } from '../db/client';
+import { organizations, users } from '../db/schema';
+
+export type UserRow = typeof users.$inferSelect;
+export type OrganizationRow = typeof organizations.$inferSelect;
+
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    email: row.email,
+    search: `${row.name} ${row.email}`.toLowerCase(),
+    name: row.name,
+    status: row.status as User['status'],
+    organizationId: row.organizationId,
+    enabledPolicies: row.enabledPolicies,
+    requestedPolicies: row.requestedPolicies,
+    creatorUserId: row.creatorUserId,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.email, email.trim().toLowerCase()));
+  return row;
+}
+
+export async function findUser(db: Db, id: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id));
+  return row;
+}
+
+export async function findOrganization(db: Db, id: string): Promise<OrganizationRow | undefined> {
+  const [row] = await db.select().from(organizations).where(eq(organizations.id, id));
+  return row;
+}
+
+export async function toOrganization(db: Db, row: OrganizationRow): Promise<Organization> {
+  const [org] = await toOrganizations(db, [row]);
+  return org;
+}
+
+export { sqlArray };
+
+/** Many rows at once: two queries for all of them (descendants and member counts), not two per row. */
+export async function toOrganizations(db: Db, rows: readonly OrganizationRow[]): Promise<Organization[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [descendants, counts] = await Promise.all([
+    db
+      .select({ id: organizations.id, parentIds: organizations.parentIds })
+      .from(organizations)
+      .where(sql`${organizations.parentIds} && ${sqlArray(ids)}`),
+    db
+      .select({ organizationId: users.organizationId, count: sql<number>`count(*)::int` })
+      .from(users)
+      .where(sql`${users.organizationId} = ANY(${sqlArray(ids, 'uuid')})`)
+      .groupBy(users.organizationId),
+  ]);
+  const countOf = new Map(counts.map((c) => [c.organizationId, Number(c.count)]));
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    rootId: row.rootId,
+    parentId: row.parentId,
+    parentIds: row.parentIds,
+    childIds: descendants.filter((d) => d.parentIds.includes(row.id)).map((d) => d.id),
+    enabledPolicies: row.enabledPolicies,
+    availablePolicies: row.availablePolicies,
+    info: row.info,
+    creatorUserId: row.creatorUserId,
+    createdAt: row.createdAt.toISOString(),
+    adminUserId: row.adminUserId,
+    scanGroupSettings: row.scanGroupSettings,
+    userLimit: row.userLimit,
+    numberOfUsers: countOf.get(row.id) ?? 0,
+  }));
+}
