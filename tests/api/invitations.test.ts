@@ -95,10 +95,21 @@ describe.each(targets)('invitations on $name', (target) => {
     });
     expect(trimmed.statusCode).toBe(200);
     expect(trimmed.json().result.enabledPolicies).not.toContain('manageOrganizationQC');
+    const beforeTeam = (await call(bossToken, 'GET', '/sync/organizations')).json().cursor as string;
     const team = await call(bossToken, 'POST', '/organizations', {
       organization: { name: 'Fresh Histology', parentId: orgId },
     });
     expect(team.statusCode).toBe(200);
+    // The parent's childIds (which the abilities over teams read) changed: the feed sends it again.
+    await expect
+      .poll(
+        async () => {
+          const page = (await call(bossToken, 'GET', `/sync/organizations?cursor=${beforeTeam}`)).json();
+          return page.result.find((o: { id: string }) => o.id === orgId)?.childIds;
+        },
+        { timeout: 10_000, interval: 200 },
+      )
+      .toEqual([team.json().result.id]);
     const before = (await call(bossToken, 'GET', '/sync/organizations')).json().cursor as string;
     const second = await call(bossToken, 'POST', '/users', {
       user: { email: 'tech@fresh.test', enabledPolicies: ['manageOrganizationStudies'] },

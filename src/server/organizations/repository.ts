@@ -28,3 +28,15 @@ export async function cascadeAvailablePolicies(tx: Db, id: string, removed: read
     })
     .where(sql`${id} = ANY(${organizations.parentIds})`);
 }
+
+/**
+ * Touches the organizations above a team that was added or removed: their `childIds` (and with them
+ * the abilities over teams) changed, so the sync feed must send them again.
+ */
+export async function touchAncestors(tx: Db, parentIds: readonly string[]) {
+  if (parentIds.length === 0) return;
+  await tx
+    .update(organizations)
+    .set({ updatedAt: new Date() })
+    .where(sql`${organizations.id} = ANY(${sqlArray(parentIds, 'uuid')})`);
+}

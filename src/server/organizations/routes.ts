@@ -24,7 +24,12 @@ import { accessOf, assertCan, assertCreate, assertReadable, assertUpdate, scopeO
 import { recordDeletion } from '../sync/kinds';
 import { findOrganization, sqlArray, toOrganization, toOrganizations } from '../users/repository';
 import { likePattern } from './like';
-import { DEFAULT_ROOT_POLICIES, cascadeAvailablePolicies, lockOrganization } from './repository';
+import {
+  DEFAULT_ROOT_POLICIES,
+  cascadeAvailablePolicies,
+  lockOrganization,
+  touchAncestors,
+} from './repository';
 import { resolveSets, sameSet } from './set-ops';
 import {
   changedOnly,
@@ -121,6 +126,7 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
           creatorUserId: actor.userId,
         })
         .returning();
+      await touchAncestors(tx, placement.parentIds);
       await recordActivity(tx, {
         actionType: 'create',
         reference: 'Organization',
@@ -234,6 +240,7 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
         .where(eq(users.organizationId, org.id));
       if (Number(teams) > 0 || Number(members) > 0) throw conflict(OrganizationText.notEmpty, 'NOT_EMPTY');
       await tx.delete(organizations).where(eq(organizations.id, org.id));
+      await touchAncestors(tx, org.parentIds);
       await recordDeletion(tx, 'organizations', [org.id]);
       await recordActivity(tx, {
         actionType: 'delete',
