@@ -146,17 +146,11 @@ export const organRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!row) throw notFound('Organ');
     assertCan(request, 'delete', 'Organ', row);
     await db.transaction(async (tx) => {
-      const uses = await Promise.all(
-        [scanGroups, pipelines, predictors].map(async (table) => {
-          const [hit] = await tx
-            .select({ id: table.id })
-            .from(table)
-            .where(eq(table.organId, row.id))
-            .limit(1);
-          return hit !== undefined;
-        }),
-      );
-      if (uses.some(Boolean)) throw conflict(CatalogText.organInUse, 'ORGAN_IN_USE');
+      // One after another: a transaction is one connection, which runs one query at a time.
+      for (const table of [scanGroups, pipelines, predictors]) {
+        const [hit] = await tx.select({ id: table.id }).from(table).where(eq(table.organId, row.id)).limit(1);
+        if (hit) throw conflict(CatalogText.organInUse, 'ORGAN_IN_USE');
+      }
       await tx.delete(organs).where(eq(organs.id, row.id));
       await recordDeletion(tx, 'organs', [row.id]);
       await recordActivity(tx, {

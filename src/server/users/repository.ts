@@ -50,17 +50,16 @@ export { sqlArray };
 export async function toOrganizations(db: Db, rows: readonly OrganizationRow[]): Promise<Organization[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [descendants, counts] = await Promise.all([
-    db
-      .select({ id: organizations.id, parentIds: organizations.parentIds })
-      .from(organizations)
-      .where(sql`${organizations.parentIds} && ${sqlArray(ids)}`),
-    db
-      .select({ organizationId: users.organizationId, count: sql<number>`count(*)::int` })
-      .from(users)
-      .where(sql`${users.organizationId} = ANY(${sqlArray(ids, 'uuid')})`)
-      .groupBy(users.organizationId),
-  ]);
+  // One after another: `db` may be a transaction, whose one connection runs one query at a time.
+  const descendants = await db
+    .select({ id: organizations.id, parentIds: organizations.parentIds })
+    .from(organizations)
+    .where(sql`${organizations.parentIds} && ${sqlArray(ids)}`);
+  const counts = await db
+    .select({ organizationId: users.organizationId, count: sql<number>`count(*)::int` })
+    .from(users)
+    .where(sql`${users.organizationId} = ANY(${sqlArray(ids, 'uuid')})`)
+    .groupBy(users.organizationId);
   const countOf = new Map(counts.map((c) => [c.organizationId, Number(c.count)]));
   return rows.map((row) => ({
     id: row.id,
