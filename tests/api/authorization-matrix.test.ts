@@ -20,6 +20,7 @@ import {
   type Persona,
   type TestApp,
 } from './helpers';
+import { tableFingerprint } from './table-fingerprint';
 
 const PERSONAS = ['superAdmin', 'platform', 'orgAdmin', 'member', 'qc', 'outsider'] as const;
 type PersonaName = (typeof PERSONAS)[number];
@@ -145,17 +146,7 @@ const WATCHED = [
   'activities',
   'tombstones',
 ];
-async function fingerprint(t: TestApp): Promise<string> {
-  const parts = await Promise.all(
-    WATCHED.map(async (table) => {
-      const [row] = await t.app.ctx.database.query<{ d: string | null }>(
-        `SELECT md5(string_agg(x::text, '|' ORDER BY x::text)) AS d FROM ${table} x`,
-      );
-      return `${table}:${row.d ?? ''}`;
-    }),
-  );
-  return parts.join(' ');
-}
+const fingerprint = (t: TestApp) => tableFingerprint(t, WATCHED);
 
 const cases = MATRIX.flatMap(([route, cells, setup]) => {
   const codes = cells.split(' ').map(Number);
