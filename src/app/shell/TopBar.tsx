@@ -39,12 +39,12 @@ export function TopBar() {
         <Anchor component={Link} to="/" aria-label="Tessera home" underline="never">
           <Group gap={8} wrap="nowrap">
             <Image src="/icons/logo.svg" w={32} h={32} alt="" />
-            <Text fw={700} size="lg" c="tessera.8" visibleFrom="xs">
+            <Text fw={700} size="lg" c="tessera.8" visibleFrom="md">
               Tessera
             </Text>
           </Group>
         </Anchor>
-        <Anchor component={Link} to="/dashboard" size="sm">
+        <Anchor component={Link} to="/dashboard" size="sm" style={{ whiteSpace: 'nowrap' }}>
           Return to Dashboard
         </Anchor>
       </Group>
