@@ -153,4 +153,6 @@ export const UserText = {
   userLimit: (limit: number) =>
     `This organization has reached its limit of ${limit} user${limit === 1 ? '' : 's'}. Ask your administrator to raise it.`,
   inviteSubject: 'You are invited to Tessera',
+  alreadyActive: 'This user has already activated their account.',
+  invitationResent: (email: string) => `Invitation sent again to ${email}`,
 } as const;

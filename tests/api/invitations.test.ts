@@ -4,7 +4,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import { activities, users } from '../../src/server/db/schema';
-import { bearer, dbTargets, lastMail, login, startApp, type TestApp } from './helpers';
+import { UserText } from '../../src/api/organizations';
+import {
+  addLabFixture,
+  bearer,
+  dbTargets,
+  lastMail,
+  login,
+  startApp,
+  type LabFixture,
+  type TestApp,
+} from './helpers';
 
 const targets = await dbTargets();
 
@@ -17,9 +27,11 @@ function tokenOfLastMail(dataDir: string): string {
 describe.each(targets)('invitations on $name', (target) => {
   let t: TestApp;
   let admin: string;
+  let f: LabFixture;
   beforeAll(async () => {
     t = await startApp(target);
     admin = (await login(t.app)).access;
+    f = await addLabFixture(t.app);
   });
   afterAll(() => t.close());
 
@@ -153,5 +165,42 @@ describe.each(targets)('invitations on $name', (target) => {
       payload: { token, password: 'too-late-123' },
     });
     expect(activate.statusCode).toBe(400);
+  });
+
+  it('sends the invitation again: only the newest link activates, and only while not yet active', async () => {
+    const invited = await call(f.orgAdmin.token, 'POST', '/users', {
+      user: { email: 'late@lab.test', organizationId: f.orgs.teamA },
+    });
+    expect(invited.statusCode).toBe(200);
+    const id = invited.json().result.id as string;
+    const first = tokenOfLastMail(t.dataDir);
+
+    // Who may not invite into that organization may not resend; who cannot see the user gets 404.
+    const byMember = await call(f.member.token, 'POST', `/users/${id}/invitation`);
+    expect(byMember.statusCode).toBe(403);
+    expect(tokenOfLastMail(t.dataDir)).toBe(first);
+    const byOutsider = await call(f.outsider.token, 'POST', `/users/${id}/invitation`);
+    expect(byOutsider.statusCode).toBe(404);
+
+    const again = await call(f.orgAdmin.token, 'POST', `/users/${id}/invitation`);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().result.status).toBe('pending');
+    const second = tokenOfLastMail(t.dataDir);
+    expect(second).not.toBe(first);
+
+    const activate = (token: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v2/auth/activate-user',
+        payload: { token, password: 'late-but-here-1' },
+      });
+    expect((await activate(first)).statusCode).toBe(400);
+    expect((await activate(second)).statusCode).toBe(200);
+
+    const active = await call(f.orgAdmin.token, 'POST', `/users/${id}/invitation`);
+    expect(active.statusCode).toBe(409);
+    expect(active.json().message).toBe(UserText.alreadyActive);
+    const missing = await call(f.orgAdmin.token, 'POST', `/users/${crypto.randomUUID()}/invitation`);
+    expect(missing.statusCode).toBe(404);
   });
 });

@@ -4,16 +4,17 @@
 // (auth/routes.ts). All in one transaction: when the e-mail cannot be sent, no user is left behind
 // that could never be activated.
 import crypto from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { UserText, type UserCreate } from '../../api/organizations';
 import { recordActivity } from '../activities/record';
 import { ACTIVATION_TTL_MS, actionLink, createActionToken } from '../auth/action-tokens';
 import type { AppContext } from '../context';
-import { organizations, users } from '../db/schema';
-import { badRequest, conflict, forbidden } from '../http/errors';
-import { accessOf, assertCreate } from '../http/guard';
+import type { Db } from '../db/client';
+import { actionTokens, organizations, users } from '../db/schema';
+import { badRequest, conflict, forbidden, notFound } from '../http/errors';
+import { accessOf, assertCreate, assertReadable } from '../http/guard';
 import { checkPolicies, checkSuperAdminGrant } from '../organizations/validate';
 import { actorOf } from '../http/authenticate';
 import type { UserRow } from './repository';
@@ -77,16 +78,7 @@ export async function inviteUser(
         creatorUserId: actor.userId,
         organizationId: org.id,
       });
-      const token = await createActionToken(tx, id, 'activate', ACTIVATION_TTL_MS);
-      const link = actionLink(linkBase, 'activate', token);
-      await ctx.mailer.send({
-        to: body.email,
-        subject: UserText.inviteSubject,
-        replyTo: inviter.email,
-        text:
-          `Hello ${name},\n\n${inviter.name || inviter.email} invited you to join ${org.name} on Tessera.\n` +
-          `To choose your password and activate your account, open this link within 7 days:\n${link}\n`,
-      });
+      await sendInvitation(ctx, tx, { id, email: body.email, name }, org.name, inviter, linkBase);
       // The organization's numberOfUsers changed: touch its row so the sync feed sends it again.
       await tx.update(organizations).set({ updatedAt: new Date() }).where(eq(organizations.id, org.id));
       // The invitation is out: the user now waits for them (created → pending).
@@ -109,4 +101,74 @@ export async function inviteUser(
     if (isUniqueViolation(error)) throw conflict(UserText.emailTaken, 'EMAIL_TAKEN');
     throw error;
   }
+}
+
+type Inviter = { name: string; email: string };
+
+/** A fresh activation link by e-mail; the links sent before stop working (only the newest counts). */
+async function sendInvitation(
+  ctx: AppContext,
+  tx: Db,
+  user: { id: string; email: string; name: string },
+  organizationName: string,
+  inviter: Inviter,
+  linkBase: string,
+): Promise<void> {
+  await tx
+    .delete(actionTokens)
+    .where(
+      and(
+        eq(actionTokens.userId, user.id),
+        eq(actionTokens.purpose, 'activate'),
+        isNull(actionTokens.usedAt),
+      ),
+    );
+  const token = await createActionToken(tx, user.id, 'activate', ACTIVATION_TTL_MS);
+  const link = actionLink(linkBase, 'activate', token);
+  await ctx.mailer.send({
+    to: user.email,
+    subject: UserText.inviteSubject,
+    replyTo: inviter.email,
+    text:
+      `Hello ${user.name},\n\n${inviter.name || inviter.email} invited you to join ${organizationName} on Tessera.\n` +
+      `To choose your password and activate your account, open this link within 7 days:\n${link}\n`,
+  });
+}
+
+/**
+ * POST /v2/users/{id}/invitation: sends the invitation again to a user who has not activated yet (the
+ * first e-mail was lost or its link expired). Whoever may invite into the user's organization may
+ * resend; an active user is refused, since they sign in (or reset their password) instead.
+ */
+export async function resendInvitation(
+  ctx: AppContext,
+  request: FastifyRequest,
+  userId: string,
+  linkBase: string,
+): Promise<UserRow> {
+  const { actor } = accessOf(request);
+  const inviter = actorOf(request).user;
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
+    assertReadable(request, 'User', row, 'User');
+    if (!row) throw notFound('User');
+    assertCreate(request, 'User', { id: row.id, organizationId: row.organizationId }, []);
+    if (row.status === 'active') throw conflict(UserText.alreadyActive, 'ALREADY_ACTIVE');
+    const [org] = await tx.select().from(organizations).where(eq(organizations.id, row.organizationId));
+    await sendInvitation(ctx, tx, row, org?.name ?? '', inviter, linkBase);
+    const [invited] = await tx
+      .update(users)
+      .set({ status: 'pending', updatedAt: new Date() })
+      .where(eq(users.id, row.id))
+      .returning();
+    await recordActivity(tx, {
+      actionType: 'update',
+      reference: 'User',
+      referenceId: row.id,
+      diff: { status: 'pending' },
+      creatorUserId: actor.userId,
+      organizationId: row.organizationId,
+    });
+    return invited;
+  });
 }

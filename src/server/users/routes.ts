@@ -24,7 +24,7 @@ import { likePattern } from '../organizations/like';
 import { resolveSets, sameSet } from '../organizations/set-ops';
 import { changedOnly, checkPolicies, checkSuperAdminGrant } from '../organizations/validate';
 import { recordDeletion } from '../sync/kinds';
-import { inviteUser } from './invite';
+import { inviteUser, resendInvitation } from './invite';
 import { findOrganization, findUser, findUserByEmail, toUser } from './repository';
 
 const One = z.object({ result: User });
@@ -75,6 +75,12 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/', { schema: { body: UserCreateBody, response: { 200: One } } }, async (request) => {
     const origin = app.ctx.linkBase(`${request.protocol}://${request.host}`);
     const row = await inviteUser(app.ctx, request, request.body.user, origin);
+    return { result: toUser(row) };
+  });
+
+  app.post('/:id/invitation', { schema: { params: IdParams, response: { 200: One } } }, async (request) => {
+    const origin = app.ctx.linkBase(`${request.protocol}://${request.host}`);
+    const row = await resendInvitation(app.ctx, request, request.params.id, origin);
     return { result: toUser(row) };
   });
 
