@@ -31,8 +31,11 @@ async function openPglite(location: string): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
+  // pg_trgm: migration 0009's trigram indexes (search, study name), which PostgreSQL has in contrib.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   if (location !== 'memory://') fs.mkdirSync(location, { recursive: true });
-  const client = location === 'memory://' ? new PGlite() : new PGlite(location);
+  const extensions = { pg_trgm };
+  const client = location === 'memory://' ? new PGlite({ extensions }) : new PGlite(location, { extensions });
   await client.waitReady;
   const db = drizzle({ client, schema, casing: 'snake_case' });
   await migrate(db, { migrationsFolder });

@@ -4,6 +4,7 @@
 import { and, asc, desc, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
+import { cachedCount, countAndKeep, countKey, versionSql, type VersionedTable } from '../lists/count-cache';
 
 const DAY_MS = 86_400_000;
 const dateOnly = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v);
@@ -33,25 +34,44 @@ export interface Paged {
   limit: number;
 }
 
-/** Counts and fetches one page of `table` under `where`. */
+/**
+ * Fetches one page of `table` under `where` and counts the rows under it. The count costs nothing
+ * when the page is not full (every row is in hand: count = offset + rows). Otherwise, when `versioned`
+ * names the tables the statement reads, the count is served from the count cache while those tables
+ * have not changed (src/server/lists/count-cache.ts), else counted.
+ */
 export async function pageOf<T extends PgTable>(
   db: Db,
   table: T,
   where: SQL[],
   order: SQL[],
   { page, limit }: Paged,
+  versioned?: readonly VersionedTable[],
 ): Promise<{ rows: T['$inferSelect'][]; count: number }> {
   const cond = where.length ? and(...where) : undefined;
-  const [{ count }] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(table as PgTable)
-    .where(cond);
-  const rows = (await db
-    .select()
+  const offset = (page - 1) * limit;
+  const version = versioned?.length ? versionSql(versioned) : sql<string>`0`;
+  const fetched = await db
+    .select({ row: table as PgTable, version })
     .from(table as PgTable)
     .where(cond)
     .orderBy(...order)
     .limit(limit)
-    .offset((page - 1) * limit)) as T['$inferSelect'][];
-  return { rows, count: Number(count) };
+    .offset(offset);
+  const rows = fetched.map((r) => r.row) as T['$inferSelect'][];
+  if (rows.length < limit && (rows.length > 0 || offset === 0)) return { rows, count: offset + rows.length };
+
+  const countQuery = () =>
+    db
+      .select({ count: sql<number>`count(*)::int`, version })
+      .from(table as PgTable)
+      .where(cond);
+  const counted = async () => {
+    const [answer] = await countQuery();
+    return { count: Number(answer.count), version: Number(answer.version) };
+  };
+  if (!versioned?.length || rows.length === 0) return { rows, count: (await counted()).count };
+  const key = countKey(countQuery().toSQL());
+  const known = cachedCount(db, key, Number(fetched[0].version));
+  return { rows, count: known ?? (await countAndKeep(db, key, counted)) };
 }

@@ -1,0 +1,80 @@
+// Exact list counts without counting every readable row on every request (bench/README.md, api-lists).
+//
+// A list's `count` depends only on its count statement (scope and filters are its text and parameters)
+// and on the rows of the tables it reads. Those rows change only by commits, and every commit that
+// inserts, updates or deletes one takes a change sequence number: the bump_change_seq trigger numbers
+// inserted and updated rows, and a deletion writes a tombstone, numbered the same way. So the
+// *version* of a set of tables — the highest number among their rows and their tombstones — moves
+// whenever their rows do, with one exception: a transaction that took a number below that highest one
+// and commits later (numbers are handed out at write time, not at commit). A count is therefore kept
+// only when no transaction still in flight can hold such a number: the lowest number any of them
+// holds (change_seq_floor(), migration 0008) is read *before* the count, and the count is kept only
+// when the version it saw is below that floor. Every transaction the count did not see then commits
+// numbers above the version, and a later request sees a different version and counts again.
+//
+// The version is read in the same statement as the page (one snapshot), so a count served from here
+// is the exact count of the rows that page was cut from.
+import { sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Db } from '../db/client';
+import { tombstones } from '../db/schema';
+import { changeSeqFloor } from '../sync/routes';
+
+/** A table a list reads: its change_seq column and the tombstone kind its deletions write. */
+export interface VersionedTable {
+  changeSeq: PgColumn;
+  tombstoneKind: string;
+}
+
+/** Counts kept per database (so two apps in one process, as in the tests, never share one). */
+const ENTRIES_KEPT = 2000;
+const caches = new WeakMap<Db, Map<string, { version: number; count: number }>>();
+
+function cacheOf(db: Db) {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
+  return cache;
+}
+
+/**
+ * The version of the tables as one bigint: each max() is a probe of a change_seq index (migration
+ * 0009); 0 when the tables and their tombstones are empty.
+ */
+export function versionSql(tables: readonly VersionedTable[]): SQL<string> {
+  const parts = tables.flatMap((t) => [
+    sql`(SELECT max(${t.changeSeq}) FROM ${t.changeSeq.table})`,
+    sql`(SELECT max(${tombstones.changeSeq}) FROM ${tombstones} WHERE ${tombstones.kind} = ${t.tombstoneKind})`,
+  ]);
+  return sql<string>`coalesce(greatest(${sql.join(parts, sql`, `)}), 0)`;
+}
+
+/** The cache key of a count statement: its SQL text and parameters. */
+export function countKey(query: { sql: string; params: unknown[] }): string {
+  return `${query.sql}\u0000${JSON.stringify(query.params)}`;
+}
+
+export function cachedCount(db: Db, key: string, version: number): number | undefined {
+  const entry = cacheOf(db).get(key);
+  return entry && entry.version === version ? entry.count : undefined;
+}
+
+/**
+ * Runs `count` (which answers the count and the version in one statement) and keeps its answer when
+ * no transaction in flight could still commit below the version it saw.
+ */
+export async function countAndKeep(
+  db: Db,
+  key: string,
+  count: () => Promise<{ count: number; version: number }>,
+): Promise<number> {
+  const floor = await changeSeqFloor(db);
+  const answer = await count();
+  if (answer.version < floor) {
+    const cache = cacheOf(db);
+    cache.delete(key);
+    // Oldest first: a Map iterates in insertion order.
+    if (cache.size >= ENTRIES_KEPT) cache.delete(cache.keys().next().value as string);
+    cache.set(key, { version: answer.version, count: answer.count });
+  }
+  return answer.count;
+}
