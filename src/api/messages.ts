@@ -151,6 +151,18 @@ export const ReviewQcText = {
   fillReviewers: 'Choose a reviewer in every slot',
 } as const;
 
+/** Regions drawn on a slide in the viewer (issue 9): texts of our own (docs/decisions.md). */
+export const AnnotationUiText = {
+  region: 'Region',
+  drawRegion: 'Draw region',
+  cancelDrawing: 'Cancel drawing',
+  drawHint: 'Drag over the slide to outline a region (Esc cancels)',
+  hideRegions: 'Hide regions',
+  showRegions: 'Show regions',
+  newRegion: 'New region',
+  saveRegion: 'Save region',
+} as const;
+
 /** Administration, setup and account screens (issue 10): texts of our own (docs/decisions.md). */
 export const AdminText = {
   removeUserTitle: 'Remove user',

@@ -93,3 +93,69 @@ test('a slide seen once opens offline: its page data from the local store, its t
   await expect.poll(() => canvasSpread(page), { timeout: 20_000 }).toBeGreaterThan(40);
   await context.setOffline(false);
 });
+
+test('a region drawn on the slide is saved as an annotation, follows the zoom and is drawn again', async ({
+  page,
+}) => {
+  await signIn(page);
+  const s = slides().brightfield;
+  await processed(page, s.imageId);
+  await page.goto(`/sgviewer/${s.scanGroupId}`);
+  await expect.poll(() => canvasSpread(page), { timeout: 20_000 }).toBeGreaterThan(40);
+
+  // Outline a region with the pointer: the drag draws instead of panning.
+  const name = `Margin ${Date.now()}`;
+  await page.getByRole('button', { name: 'Draw region' }).click();
+  const box = (await page.getByTestId('annotation-layer').boundingBox())!;
+  const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+  await page.mouse.move(cx - 80, cy - 50);
+  await page.mouse.down();
+  for (const [x, y] of [
+    [cx + 80, cy - 50],
+    [cx + 80, cy + 50],
+    [cx - 80, cy + 50],
+    [cx - 80, cy - 45],
+  ])
+    await page.mouse.move(x, y, { steps: 8 });
+  await page.mouse.up();
+  const dialog = page.getByRole('dialog', { name: 'New region' });
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByLabel('Note').fill('Invasive front');
+  await dialog.getByRole('button', { name: 'Save region' }).click();
+
+  const region = page
+    .getByTestId('annotation-region')
+    .filter({ has: page.locator('title', { hasText: name }) });
+  await expect(region).toHaveCount(1);
+  // Stored on the server as a closed polygon in image pixels, with its note.
+  await expect
+    .poll(
+      async () => {
+        const res = await page.request.get(`/v2/annotations?imageId=${s.imageId}&limit=100`);
+        const mine = (await res.json()).result.find((a: { name: string }) => a.name === name);
+        return mine?.content;
+      },
+      { timeout: 20_000 },
+    )
+    .toMatchObject({
+      type: 'Feature',
+      geometry: { type: 'Polygon' },
+      properties: { text: 'Invasive front' },
+    });
+
+  // Zooming to 1:1 scales the outline with the slide.
+  const before = (await region.boundingBox())!;
+  await page.getByRole('button', { name: '1:1' }).click();
+  await expect
+    .poll(async () => (await region.boundingBox())?.width ?? 0, { timeout: 20_000 })
+    .not.toBeCloseTo(before.width, 0);
+
+  // A new visit draws it again; the eye hides and shows the regions.
+  await page.reload();
+  await expect(region).toHaveCount(1, { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Hide regions' }).click();
+  await expect(region).toHaveCount(0);
+  await page.getByRole('button', { name: 'Show regions' }).click();
+  await expect(region).toHaveCount(1);
+  await page.screenshot({ path: 'test-results/viewer-region.png' });
+});

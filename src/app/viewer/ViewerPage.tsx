@@ -28,6 +28,7 @@ import { hexToRgb, type ChannelDisplay } from './adjust';
 import { useViewerOptions } from './useViewerOptions';
 import { SlideViewer } from './SlideViewer';
 import { ViewerControls } from './ViewerControls';
+import { AnnotationOverlay } from './annotations/AnnotationOverlay';
 import { AnnotationsButton } from './annotations/AnnotationsButton';
 
 /** §4.2: viewable only when the image and its display are completed. */
@@ -154,7 +155,16 @@ function ImageSelector(props: {
   );
 }
 
-export function ImageCanvas({ image, studyId }: { image: Image; studyId?: string }) {
+export function ImageCanvas({
+  image,
+  studyId,
+  reviewId,
+}: {
+  image: Image;
+  studyId?: string;
+  /** Regions drawn here belong to this review (the reviewer's page). */
+  reviewId?: string;
+}) {
   const manifest = useQuery({
     queryKey: ['tiles', image.id, 'layers'],
     queryFn: async () => {
@@ -177,7 +187,7 @@ export function ImageCanvas({ image, studyId }: { image: Image; studyId?: string
   if (!manifest.data) return <Text c="dimmed">Loading...</Text>;
   return (
     <Group h="100%" gap={0} wrap="nowrap" align="stretch">
-      <Box style={{ flex: 1, minWidth: 0 }}>
+      <Box pos="relative" style={{ flex: 1, minWidth: 0 }}>
         <SlideViewer
           imageId={image.id}
           manifest={manifest.data}
@@ -185,6 +195,7 @@ export function ImageCanvas({ image, studyId }: { image: Image; studyId?: string
           channels={channels}
           onViewer={setViewer}
         />
+        <AnnotationOverlay viewer={viewer} imageId={image.id} reviewId={reviewId} />
       </Box>
       <ViewerControls
         manifest={manifest.data}

@@ -1,0 +1,58 @@
+// An image's annotations as the viewer shows them: the server's list (kept in the persisted query
+// cache, so it shows offline; annotations are not a mirrored kind) and the changes still queued in the
+// outbox (creates of this image, edits of any annotation), which show as Pending until sent.
+import { useEffect } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { Annotation } from '../../../api/entities';
+import type { ListResult } from '../../../api/lists';
+import type { OutboxEntry } from '../../../local/db';
+import { api } from '../../lib/api';
+import { useObserved } from '../../sync/hooks';
+
+export interface QueuedAnnotation {
+  id: string;
+  method: string;
+  annotationId?: string;
+  name?: string;
+  content?: unknown;
+  error?: string;
+}
+
+/** The outbox entries about this image's annotations (creates) or any annotation (edits). */
+function queuedOf(entries: readonly OutboxEntry[], imageId: string): QueuedAnnotation[] {
+  const out: QueuedAnnotation[] = [];
+  for (const e of entries) {
+    if (!e.path.startsWith('/annotations')) continue;
+    const body = (
+      e.body as { annotation?: { imageId?: string; name?: string; content?: unknown } } | undefined
+    )?.annotation;
+    if (e.method === 'POST' && body?.imageId !== imageId) continue;
+    out.push({
+      id: e.id,
+      method: e.method,
+      annotationId: e.path.split('/')[2],
+      name: body?.name,
+      content: body?.content,
+      error: e.error,
+    });
+  }
+  return out;
+}
+
+export function useImageAnnotations(imageId: string) {
+  const path = `/annotations?imageId=${encodeURIComponent(imageId)}&limit=100`;
+  const list = useQuery({
+    queryKey: ['v2', path],
+    queryFn: () => api<ListResult<Annotation>>('GET', path),
+    refetchInterval: 30_000,
+  });
+  const entries = useObserved((db) => db.outbox.orderBy('seq').toArray(), []) ?? [];
+  const queued = queuedOf(entries, imageId);
+  const pendingCount = queued.length;
+  const { refetch } = list;
+  // When queued changes have been sent, read the list again.
+  useEffect(() => {
+    void refetch();
+  }, [pendingCount, refetch]);
+  return { list, rows: list.data?.result ?? [], queued };
+}
