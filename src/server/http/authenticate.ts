@@ -53,13 +53,57 @@ export async function loadActor(app: FastifyInstance, userId: string): Promise<A
   return { user, organization, childIds: row.childIds, policies };
 }
 
+/**
+ * What an actor is made of, as one string: the change numbers of the user's and the organization's
+ * rows (every update of either takes a new one, migration 0002) and the ids of the teams below.
+ */
+const stampOf = (userSeq: unknown, orgSeq: unknown, childIds: readonly string[]) =>
+  `${String(userSeq)}|${String(orgSeq)}|${[...childIds].sort().join(',')}`;
+
+/** The stamp of a user's actor as the database has it now: one small statement, no rows to map. */
+const STAMP_SQL = `SELECT u.change_seq AS u, o.change_seq AS o,
+  ARRAY(SELECT c.id::text FROM organizations c WHERE o.id::text = ANY(c.parent_ids)) AS c
+  FROM users u JOIN organizations o ON o.id = u.organization_id WHERE u.id = $1`;
+
+const ACTORS_KEPT = 10_000;
+
+/**
+ * Loads the caller's actor, reusing the one loaded by an earlier request while its stamp is unchanged:
+ * a change of policies, status or organization (user row), of the organization's policies (its row)
+ * or of its teams answers a different stamp, and the actor is loaded afresh. The same Actor object is
+ * handed to every request meanwhile, so its ability is built once (guard.ts).
+ */
+function actorLoader(app: FastifyInstance) {
+  const known = new Map<string, { stamp: string; actor: Actor }>();
+  return async (userId: string): Promise<Actor | undefined> => {
+    const entry = known.get(userId);
+    if (entry) {
+      const [now] = await app.ctx.database.query<{ u: unknown; o: unknown; c: string[] }>(STAMP_SQL, [
+        userId,
+      ]);
+      if (now && stampOf(now.u, now.o, now.c) === entry.stamp) return entry.actor;
+      known.delete(userId);
+    }
+    const actor = await loadActor(app, userId);
+    if (actor) {
+      if (known.size >= ACTORS_KEPT) known.clear();
+      known.set(userId, {
+        stamp: stampOf(actor.user.changeSeq, actor.organization.changeSeq, actor.childIds),
+        actor,
+      });
+    }
+    return actor;
+  };
+}
+
 export function installAuthentication(app: FastifyInstance): void {
+  const actorFor = actorLoader(app);
   app.addHook('preHandler', async (request) => {
     if (request.routeOptions.config.public) return;
     const token = bearerToken(request);
     if (!token) throw unauthorized(Session.notLoggedIn, 'NOT_LOGGED_IN');
     const claims = await app.ctx.sessions.verifyAccess(token);
-    const actor = await loadActor(app, claims.userId);
+    const actor = await actorFor(claims.userId);
     if (!actor) throw unauthorized(AuthText.invalidToken, 'INVALID_TOKEN');
     request.actor = actor;
   });

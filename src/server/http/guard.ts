@@ -17,24 +17,42 @@ import {
   type SubjectType,
   type TaggedSubject,
 } from '../../access';
-import { actorOf } from './authenticate';
+import { actorOf, type Actor } from './authenticate';
 import { forbidden, notFound } from './errors';
 
-const cache = new WeakMap<FastifyRequest, { actor: ResolvedActor; ability: AppAbility }>();
+// Keyed by the loaded actor, which authenticate.ts reuses across requests while the user's and
+// organization's rows are unchanged: the resolved actor, its ability (built on first use) and its read
+// scopes are all functions of it, so they are built once per actor rather than per request.
+interface Access {
+  actor: ResolvedActor;
+  ability?: AppAbility;
+  scopes: Map<SubjectType, ReadScope>;
+}
+const cache = new WeakMap<Actor, Access>();
 
-export function accessOf(request: FastifyRequest): { actor: ResolvedActor; ability: AppAbility } {
-  let entry = cache.get(request);
+function resolvedOf(request: FastifyRequest): Access {
+  const loaded = actorOf(request);
+  let entry = cache.get(loaded);
   if (!entry) {
-    const { user, organization, childIds } = actorOf(request);
-    const actor = resolveActor({ user, organization: { ...organization, childIds } });
-    entry = { actor, ability: defineAbilityFor(actor) };
-    cache.set(request, entry);
+    const { user, organization, childIds } = loaded;
+    entry = { actor: resolveActor({ user, organization: { ...organization, childIds } }), scopes: new Map() };
+    cache.set(loaded, entry);
   }
   return entry;
 }
 
-export const scopeOf = (request: FastifyRequest, type: SubjectType): ReadScope =>
-  readScopeFor(accessOf(request).actor, type);
+export function accessOf(request: FastifyRequest): { actor: ResolvedActor; ability: AppAbility } {
+  const entry = resolvedOf(request);
+  entry.ability ??= defineAbilityFor(entry.actor);
+  return { actor: entry.actor, ability: entry.ability };
+}
+
+export function scopeOf(request: FastifyRequest, type: SubjectType): ReadScope {
+  const entry = resolvedOf(request);
+  let scope = entry.scopes.get(type);
+  if (!scope) entry.scopes.set(type, (scope = readScopeFor(entry.actor, type)));
+  return scope;
+}
 
 /** Throws 403 with the spec's text unless the caller may. */
 export function assertCan<T extends SubjectType>(
