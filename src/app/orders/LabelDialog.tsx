@@ -2,14 +2,17 @@
 // first'), notes as free text, Submit disabled until both are chosen; several labels at once. Each
 // label goes through the outbox, so it is made offline too (a provisional id, pending). Online, the
 // dialog waits briefly for the server and shows its error text in red (§8), keeping the form.
-import { useMemo, useState } from 'react';
-import { Button, Group, Modal, NumberInput, Select, Stack, Text, Textarea, Tooltip } from '@mantine/core';
+import { useState } from 'react';
+import { Button, Group, Modal, NumberInput, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Organ } from '../../api/entities';
-import { extractMessage, Misc } from '../../api/messages';
 import { localDb } from '../../local/db';
 import { whenSettled } from '../../local/outbox';
 import { readRows } from '../../local/read';
+import { AnimalOrganPicker, NO_ANIMAL_ORGAN } from '../forms/AnimalOrganPicker';
+import { FormError } from '../forms/FormError';
+import { NotesField } from '../forms/NotesField';
+import { useSubmit } from '../forms/use-submit';
 import { useMe } from '../session/session-context';
 import { useLocalQuery, useMutations } from '../sync/hooks';
 import { newLabelPreview } from './orders-local';
@@ -34,23 +37,16 @@ export function LabelDialog({
   const organs = useLocalQuery('organs', ['label-dialog'], (db) =>
     readRows<Organ>(db, 'organs', { orderBy: 'name' }),
   );
-  const [animal, setAnimal] = useState<string | null>(null);
-  const [organId, setOrganId] = useState<string | null>(null);
+  const [choice, setChoice] = useState(NO_ANIMAL_ORGAN);
   const [notes, setNotes] = useState('');
   const [count, setCount] = useState<number | string>(1);
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  const animals = useMemo(() => [...new Set((organs.data ?? []).map((o) => o.animal))].sort(), [organs.data]);
-  const organOptions = (organs.data ?? [])
-    .filter((o) => o.animal === animal)
-    .map((o) => ({ value: o.id, label: o.name }));
+  const { busy, error, setError, run } = useSubmit();
+  const { animal, organId } = choice;
   const n = typeof count === 'number' ? count : Number.parseInt(count, 10);
   const countOk = Number.isInteger(n) && n >= 1 && n <= MAX_LABELS_AT_ONCE;
 
   const close = () => {
-    setAnimal(null);
-    setOrganId(null);
+    setChoice(NO_ANIMAL_ORGAN);
     setNotes('');
     setCount(1);
     setError(undefined);
@@ -59,9 +55,7 @@ export function LabelDialog({
 
   const submit = async () => {
     if (!animal || !organId || !countOk) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       const made: { id: string; entryId: string }[] = [];
       for (let i = 0; i < n; i++) {
         const { id, entry } = await mutations.create(
@@ -90,11 +84,7 @@ export function LabelDialog({
       });
       onCreated?.(made.map((m) => m.id));
       close();
-    } catch (err) {
-      setError(extractMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -106,43 +96,15 @@ export function LabelDialog({
         }}
       >
         <Stack>
-          <Select
-            label="Animal"
-            placeholder="Choose an animal"
-            data={animals}
-            value={animal}
-            onChange={(v) => {
-              setAnimal(v);
-              setOrganId(null);
-            }}
-            nothingFoundMessage={Misc.noOptions}
+          <AnimalOrganPicker
+            organs={organs.data ?? []}
+            value={choice}
+            onChange={setChoice}
             searchable
-            required
-            data-autofocus
+            autoFocus
+            tooltipOpenDelay={300}
           />
-          <Tooltip label={Misc.selectAnimalFirst} disabled={!!animal} openDelay={300}>
-            <div>
-              <Select
-                label="Organ"
-                placeholder={animal ? 'Choose an organ' : Misc.selectAnimalFirst}
-                data={organOptions}
-                value={organId}
-                onChange={setOrganId}
-                disabled={!animal}
-                nothingFoundMessage={Misc.noOptions}
-                searchable
-                required
-              />
-            </div>
-          </Tooltip>
-          <Textarea
-            label="Notes"
-            value={notes}
-            onChange={(e) => setNotes(e.currentTarget.value)}
-            maxLength={2000}
-            autosize
-            minRows={2}
-          />
+          <NotesField value={notes} onChange={setNotes} />
           <NumberInput
             label={OrdersText.labelCount}
             value={count}
@@ -152,11 +114,7 @@ export function LabelDialog({
             allowDecimal={false}
             error={countOk ? undefined : `1 to ${MAX_LABELS_AT_ONCE}`}
           />
-          {error && (
-            <Text size="sm" c="red" role="alert">
-              {error}
-            </Text>
-          )}
+          <FormError error={error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Cancel

@@ -17,7 +17,8 @@ import {
   Tooltip,
 } from '@mantine/core';
 import type { ScanOrderStatus } from '../../api/enums';
-import { extractMessage } from '../../api/messages';
+import { FormError } from '../forms/FormError';
+import { useSubmit } from '../forms/use-submit';
 import { formatDate } from '../lib/format';
 import { isProvisional, shownId, type LabelRow } from './orders-local';
 import { FULL_BADGE, ORDER_STATUS_COLOR, ORDER_STATUS_LABEL, OrdersText } from './texts';
@@ -96,8 +97,7 @@ function OrdersCell({ row }: { row: LabelRow }) {
 
 export function LabelTable({ rows, empty }: { rows: LabelRow[]; empty: string }) {
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmit();
   const chosen = rows.filter((r) => selected.has(r.label.id));
   const waiting = chosen.some((r) => isProvisional(r.label));
   const printable = chosen.map((r) => ({ id: r.label.id, simpleId: r.label.simpleId }));
@@ -111,17 +111,7 @@ export function LabelTable({ rows, empty }: { rows: LabelRow[]; empty: string })
       return next;
     });
 
-  const download = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await downloadZpl(printable);
-    } catch (err) {
-      setError(extractMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const download = () => run(() => downloadZpl(printable));
 
   if (rows.length === 0)
     return (
@@ -161,11 +151,7 @@ export function LabelTable({ rows, empty }: { rows: LabelRow[]; empty: string })
           {OrdersText.waitsForSync}
         </Alert>
       )}
-      {error && (
-        <Text c="red" size="sm" role="alert">
-          {error}
-        </Text>
-      )}
+      <FormError error={error} />
       <ScrollArea>
         <Table striped highlightOnHover verticalSpacing="xs" miw={760}>
           <Table.Thead>

@@ -13,7 +13,6 @@ import {
   Stack,
   Text,
   TextInput,
-  Textarea,
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -21,10 +20,13 @@ import { useNavigate } from '@tanstack/react-router';
 import { canCreateScanOrder } from '../../access';
 import type { ScanGroup } from '../../api/entities';
 import type { ScanOrderStatus } from '../../api/enums';
-import { Denied, extractMessage, Misc, Session } from '../../api/messages';
+import { Denied, Misc, Session } from '../../api/messages';
 import { localDb } from '../../local/db';
 import { whenSettled } from '../../local/outbox';
 import { readRows } from '../../local/read';
+import { FormError } from '../forms/FormError';
+import { NotesField } from '../forms/NotesField';
+import { useSubmit } from '../forms/use-submit';
 import { useAbility } from '../session/ability';
 import { useMe } from '../session/session-context';
 import { useLocalQuery, useMutations } from '../sync/hooks';
@@ -65,8 +67,7 @@ export function OrdersNewPage() {
   const [studyId, setStudyId] = useState<string | null>(null);
   const [notes, setNotes] = useState('');
   const [expiration, setExpiration] = useState(() => isoDay(new Date(Date.now() + expiryDays * DAY_MS)));
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmit();
 
   const slideOptions = useMemo(
     () =>
@@ -85,9 +86,7 @@ export function OrdersNewPage() {
 
   const place = async () => {
     if (!ready || !pipelineId || !studyId) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       const entries: string[] = [];
       const orderIds: string[] = [];
       for (const scanGroupId of slideIds) {
@@ -123,11 +122,7 @@ export function OrdersNewPage() {
       setSlideIds([]);
       setNotes('');
       void navigate({ to: '/orders/pending' });
-    } catch (err) {
-      setError(extractMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -203,20 +198,8 @@ export function OrdersNewPage() {
               disabled={!allowed}
             />
           </SimpleGrid>
-          <Textarea
-            label="Notes"
-            value={notes}
-            onChange={(e) => setNotes(e.currentTarget.value)}
-            maxLength={2000}
-            autosize
-            minRows={2}
-            disabled={!allowed}
-          />
-          {error && (
-            <Text size="sm" c="red" role="alert">
-              {error}
-            </Text>
-          )}
+          <NotesField value={notes} onChange={setNotes} disabled={!allowed} />
+          <FormError error={error} />
           <Group justify="flex-end">
             <Button type="submit" disabled={!ready} loading={busy}>
               {OrdersText.placeOrders}

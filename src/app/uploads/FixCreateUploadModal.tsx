@@ -1,16 +1,20 @@
 // ?fixCreateUpload={fileId} (§2.3, §2.10, §5, §7): 'Create Slide Label ID' — animal first, then organ
 // (disabled with 'Select an animal first'), notes; Submit creates the slide (scan group) and applies
 // its new label to the uploaded image. The server's error shows in red.
-import { useEffect, useMemo, useState } from 'react';
-import { Button, Group, Modal, Select, Stack, Text, Textarea, Tooltip } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { Button, Group, Modal, Stack } from '@mantine/core';
 import type { Organ, ScanGroup } from '../../api/entities';
 import type { ListResult } from '../../api/lists';
-import { extractMessage, Misc } from '../../api/messages';
+import { extractMessage } from '../../api/messages';
+import { AnimalOrganPicker, NO_ANIMAL_ORGAN } from '../forms/AnimalOrganPicker';
+import { FormError } from '../forms/FormError';
+import { NotesField } from '../forms/NotesField';
+import { useSubmit } from '../forms/use-submit';
 import { api } from '../lib/api';
 import { currentClient } from './uploads-store';
 
 /** The pickers' dropdowns open above this modal, which itself sits above the uploader. */
-const ABOVE_MODALS = { zIndex: 500 };
+const ABOVE_MODALS = 500;
 
 export function FixCreateUploadModal({
   fileId,
@@ -21,11 +25,10 @@ export function FixCreateUploadModal({
 }) {
   const opened = fileId !== undefined;
   const [organs, setOrgans] = useState<Organ[]>([]);
-  const [animal, setAnimal] = useState<string | null>(null);
-  const [organId, setOrganId] = useState<string | null>(null);
+  const [choice, setChoice] = useState(NO_ANIMAL_ORGAN);
   const [notes, setNotes] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useSubmit();
+  const { animal, organId } = choice;
 
   useEffect(() => {
     if (!opened) return;
@@ -36,80 +39,32 @@ export function FixCreateUploadModal({
     return () => {
       live = false;
     };
-  }, [opened]);
-
-  const animals = useMemo(() => [...new Set(organs.map((o) => o.animal))].sort(), [organs]);
-  const organOptions = organs.filter((o) => o.animal === animal).map((o) => ({ value: o.id, label: o.name }));
+  }, [opened, setError]);
 
   const close = () => {
-    setAnimal(null);
-    setOrganId(null);
+    setChoice(NO_ANIMAL_ORGAN);
     setNotes('');
     setError(undefined);
     onClose();
   };
   const submit = async () => {
     if (!fileId || !animal || !organId) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       const created = await api<{ result: ScanGroup }>('POST', '/scan-groups', {
         body: { scanGroup: { animal, organId, notes } },
       });
       await api('POST', `/upload-groups/${fileId}/label`, { body: { scanGroupId: created.result.id } });
       await currentClient()?.refresh(fileId);
       close();
-    } catch (e) {
-      setError(extractMessage(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
     <Modal opened={opened} onClose={close} title="Create Slide Label ID" centered zIndex={400}>
       <Stack>
-        <Select
-          label="Animal"
-          placeholder="Choose an animal"
-          data={animals}
-          value={animal}
-          onChange={(v) => {
-            setAnimal(v);
-            setOrganId(null);
-          }}
-          nothingFoundMessage={Misc.noOptions}
-          comboboxProps={ABOVE_MODALS}
-          required
-        />
-        <Tooltip label={Misc.selectAnimalFirst} disabled={!!animal} zIndex={500}>
-          <div>
-            <Select
-              label="Organ"
-              placeholder={animal ? 'Choose an organ' : Misc.selectAnimalFirst}
-              data={organOptions}
-              value={organId}
-              onChange={setOrganId}
-              disabled={!animal}
-              nothingFoundMessage={Misc.noOptions}
-              comboboxProps={ABOVE_MODALS}
-              required
-            />
-          </div>
-        </Tooltip>
-        <Textarea
-          label="Notes"
-          value={notes}
-          onChange={(e) => setNotes(e.currentTarget.value)}
-          maxLength={2000}
-          autosize
-          minRows={2}
-        />
-        {error && (
-          <Text size="sm" c="red" role="alert">
-            {error}
-          </Text>
-        )}
+        <AnimalOrganPicker organs={organs} value={choice} onChange={setChoice} zIndex={ABOVE_MODALS} />
+        <NotesField value={notes} onChange={setNotes} />
+        <FormError error={error} />
         <Group justify="flex-end">
           <Button variant="default" onClick={close}>
             Cancel

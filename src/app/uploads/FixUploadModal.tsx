@@ -6,16 +6,17 @@ import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { FIX_UPLOAD_SEARCH_MAX } from '../../api/constants';
 import type { ScanGroup } from '../../api/entities';
 import type { ListResult } from '../../api/lists';
-import { extractMessage, Misc } from '../../api/messages';
+import { Misc } from '../../api/messages';
 import { normalizeSimpleId } from '../../api/scan-groups';
+import { FormError } from '../forms/FormError';
+import { useSubmit } from '../forms/use-submit';
 import { api } from '../lib/api';
 import { currentClient } from './uploads-store';
 
 export function FixUploadModal({ fileId, onClose }: { fileId: string | undefined; onClose: () => void }) {
   const [search, setSearch] = useState('');
   const [match, setMatch] = useState<ScanGroup | null>();
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useSubmit();
 
   useEffect(() => {
     setMatch(undefined);
@@ -40,17 +41,11 @@ export function FixUploadModal({ fileId, onClose }: { fileId: string | undefined
   };
   const submit = async () => {
     if (!fileId || !match) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       await api('POST', `/upload-groups/${fileId}/label`, { body: { scanGroupId: match.id } });
       await currentClient()?.refresh(fileId);
       close();
-    } catch (e) {
-      setError(extractMessage(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -75,11 +70,7 @@ export function FixUploadModal({ fileId, onClose }: { fileId: string | undefined
             {Misc.resultsNotFound}
           </Text>
         )}
-        {error && (
-          <Text size="sm" c="red" role="alert">
-            {error}
-          </Text>
-        )}
+        <FormError error={error} />
         <Group justify="flex-end">
           <Button variant="default" onClick={close}>
             Cancel
