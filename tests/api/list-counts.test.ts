@@ -57,6 +57,11 @@ describe.each(targets)('list counts on $name', (target) => {
     expect((await list(admin, url)).count).toBe(4);
     await call(admin, 'DELETE', `/scan-groups/${ids[0]}`);
     expect((await list(admin, url)).count).toBe(3);
+    // The same statement with another parameter is another count.
+    for (let i = 0; i < 2; i++) await slide({ organizationId: other });
+    expect((await list(admin, `/scan-groups?organizationId=${other}&limit=2`)).count).toBe(2);
+    expect((await list(admin, `/scan-groups?organizationId=${other}&limit=1`)).count).toBe(2);
+    expect((await list(admin, url)).count).toBe(3);
     // A short page: every row is in hand.
     expect(await list(admin, `${url}&page=2`)).toMatchObject({ count: 3, page: 2 });
     expect((await list(admin, `${url}&page=2`)).result).toHaveLength(1);
@@ -64,7 +69,7 @@ describe.each(targets)('list counts on $name', (target) => {
     expect(await list(admin, `${url}&page=9`)).toMatchObject({ result: [], count: 3 });
 
     // Another organization's member reads what is shared with it, and its count follows the sharing.
-    const theirs = `/scan-groups?limit=1`;
+    const theirs = `/scan-groups?organizationId=${lab}&limit=1`;
     expect((await list(colleague, theirs)).count).toBe(0);
     for (const id of ids.slice(1))
       await call(admin, 'PATCH', `/scan-groups/${id}`, { add: { assigneeOrgIds: [other] } });

@@ -14,8 +14,8 @@
 //
 // The version is read in the same statement as the page (one snapshot), so a count served from here
 // is the exact count of the rows that page was cut from.
-import { sql, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { getTableName, sql, type SQL } from 'drizzle-orm';
+import { PgDialect, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { tombstones } from '../db/schema';
 import { changeSeqFloor } from '../sync/routes';
@@ -48,9 +48,18 @@ export function versionSql(tables: readonly VersionedTable[]): SQL<string> {
   return sql<string>`coalesce(greatest(${sql.join(parts, sql`, `)}), 0)`;
 }
 
-/** The cache key of a count statement: its SQL text and parameters. */
-export function countKey(query: { sql: string; params: unknown[] }): string {
-  return `${query.sql}\u0000${JSON.stringify(query.params)}`;
+// The schema's casing (db/client.ts), so a condition compiles to the SQL the database runs.
+const dialect = new PgDialect({ casing: 'snake_case' });
+
+/**
+ * The cache key of a count: the table and the text and parameters of its condition (the rest of the
+ * count statement is the same for every count of the table). Compiling the condition alone costs
+ * less than compiling the whole statement.
+ */
+export function countKey(table: PgTable, cond: SQL | undefined): string {
+  if (!cond) return getTableName(table);
+  const query = dialect.sqlToQuery(cond);
+  return `${getTableName(table)}\u0000${query.sql}\u0000${JSON.stringify(query.params)}`;
 }
 
 export function cachedCount(db: Db, key: string, version: number): number | undefined {

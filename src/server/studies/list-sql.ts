@@ -71,7 +71,7 @@ export async function pageOf<T extends PgTable>(
     return { count: Number(answer.count), version: Number(answer.version) };
   };
   if (!versioned?.length || rows.length === 0) return { rows, count: (await counted()).count };
-  const key = countKey(countQuery().toSQL());
+  const key = countKey(table as PgTable, cond);
   const known = cachedCount(db, key, Number(fetched[0].version));
   return { rows, count: known ?? (await countAndKeep(db, key, counted)) };
 }
