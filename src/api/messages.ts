@@ -102,6 +102,8 @@ export const Misc = {
   emailNotAvailable: 'Email not available',
   emailCopied: 'Email copied!',
   unavailableUser: 'Unavailable User',
+  /** Ours, beside the spec's 'Unavailable User': an organization the local store does not know. */
+  unavailableOrganization: 'Unavailable Organization',
   imageNotAvailable: 'Image is not available',
   imageNotReadyToDownload: 'Image is not ready to download',
   resultsNotFound: 'Results Not Found',

@@ -52,7 +52,7 @@ test('offline: rename, tag, share, replicate and heart are Pending, then synced'
   await page.getByRole('button', { name: `Study menu ${renamed}` }).click();
   await page.getByRole('menuitem', { name: 'Share' }).click();
   const share = page.getByRole('dialog', { name: `Share study ${renamed}` });
-  await share.getByRole('button', { name: 'Add' }).click();
+  await share.getByRole('button', { name: 'Add', exact: true }).click();
   await share.getByRole('combobox', { name: 'Organizations' }).click();
   await page.getByRole('option', { name: `Offline team ${stamp}` }).click();
   await share.getByRole('heading').click();

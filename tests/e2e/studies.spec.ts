@@ -116,7 +116,7 @@ test('share members and organizations, replicate, remove from study, download', 
   await page.getByRole('menuitem', { name: 'Share' }).click();
   const share = page.getByRole('dialog', { name: `Share study ${study.name}` });
   await expect(share.getByTestId('share-members')).toContainText('Administrator');
-  await share.getByRole('button', { name: 'Add' }).click();
+  await share.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(share.getByRole('button', { name: 'Share' })).toBeDisabled();
   await share.getByRole('combobox', { name: 'Members' }).fill(`Member ${stamp}`);
   await page.getByRole('option', { name: new RegExp(`Member ${stamp}`) }).click();

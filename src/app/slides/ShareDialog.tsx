@@ -200,7 +200,7 @@ function ShareBody({ target, onClose }: { target: Target; onClose(): void }) {
             </Text>
           )}
           {item.assigneeOrgIds.map((id) => {
-            const label = orgById.get(id)?.name ?? id;
+            const label = orgById.get(id)?.name ?? Misc.unavailableOrganization;
             return (
               <Group key={id} justify="space-between" wrap="nowrap">
                 <Group gap="xs">
