@@ -31,6 +31,7 @@ import type { User } from '../../api/users';
 import type { OutboxEntry } from '../../local/db';
 import { readRows } from '../../local/read';
 import type { Local } from '../../local/restore';
+import { EditableOwnText } from '../forms/EditableOwnText';
 import { formatDate } from '../lib/format';
 import { useMe } from '../session/session-context';
 import { useLocalQuery, useMutations, useObserved, useOutbox } from '../sync/hooks';
@@ -329,7 +330,6 @@ function Comments({ item, groupId, users }: { item: GroupImage; groupId: string;
   const mutations = useMutations();
   const [text, setText] = useState('');
   const [editing, setEditing] = useState<string>();
-  const [draft, setDraft] = useState('');
   const add = async () => {
     const comment = text.trim();
     if (!comment) return;
@@ -364,53 +364,21 @@ function Comments({ item, groupId, users }: { item: GroupImage; groupId: string;
         )}
         {item.comments.map((c) => (
           <Stack key={c.id} gap={2} data-testid="review-comment">
-            <Group justify="space-between" gap="xs">
-              <Text size="xs" c="dimmed">
-                {nameOf(users, c.creatorUserId, Misc.unavailableUser)} · {formatDate(c.createdAt)}
-                {(c.$pending ?? 0) > 0 ? ' · Pending' : ''}
-              </Text>
-              {c.creatorUserId === me.user.id && editing !== c.id && (
-                <Button
-                  variant="subtle"
-                  size="compact-sm"
-                  onClick={() => {
-                    setEditing(c.id);
-                    setDraft(c.comment);
-                  }}
-                >
-                  Edit
-                </Button>
-              )}
-            </Group>
-            {editing === c.id ? (
-              <Group align="flex-end" gap="xs" wrap="nowrap">
-                <Textarea
-                  style={{ flex: 1 }}
-                  autosize
-                  minRows={1}
-                  maxLength={REVIEW_COMMENT_MAX}
-                  value={draft}
-                  onChange={(e) => setDraft(e.currentTarget.value)}
-                  aria-label="Edit comment"
-                />
-                <Button
-                  disabled={!draft.trim()}
-                  onClick={() => {
-                    void mutations.update('reviews', c.id, { set: { comment: draft.trim() } });
-                    setEditing(undefined);
-                  }}
-                >
-                  Save
-                </Button>
-                <Button variant="default" onClick={() => setEditing(undefined)}>
-                  Cancel
-                </Button>
-              </Group>
-            ) : (
-              <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-                {c.comment}
-              </Text>
-            )}
+            <EditableOwnText
+              header={
+                <Text size="xs" c="dimmed">
+                  {nameOf(users, c.creatorUserId, Misc.unavailableUser)} · {formatDate(c.createdAt)}
+                  {(c.$pending ?? 0) > 0 ? ' · Pending' : ''}
+                </Text>
+              }
+              text={c.comment}
+              editable={c.creatorUserId === me.user.id}
+              editing={editing === c.id}
+              onEditingChange={(on) => setEditing(on ? c.id : undefined)}
+              label="Edit comment"
+              maxLength={REVIEW_COMMENT_MAX}
+              onSave={(comment) => void mutations.update('reviews', c.id, { set: { comment } })}
+            />
           </Stack>
         ))}
         <Textarea

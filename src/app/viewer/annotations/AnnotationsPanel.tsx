@@ -11,6 +11,7 @@ import type { ListResult } from '../../../api/lists';
 import { extractMessage } from '../../../api/messages';
 import type { OutboxEntry } from '../../../local/db';
 import { api } from '../../lib/api';
+import { EditableOwnText } from '../../forms/EditableOwnText';
 import { formatDate } from '../../lib/format';
 import { useMe } from '../../session/session-context';
 import { useMutations, useObserved } from '../../sync/hooks';
@@ -79,7 +80,6 @@ export function AnnotationsPanel({ imageId, reviewId }: { imageId: string; revie
   const [name, setName] = useState('');
   const [text, setText] = useState('');
   const [editing, setEditing] = useState<string>();
-  const [draft, setDraft] = useState('');
 
   const rows = list.data?.result ?? [];
   const edits = new Map(queued.filter((q) => q.method === 'PATCH').map((q) => [q.annotationId, q]));
@@ -124,60 +124,30 @@ export function AnnotationsPanel({ imageId, reviewId }: { imageId: string; revie
           const shown = edit?.content !== undefined && !edit.error ? edit.content : a.content;
           return (
             <Stack key={a.id} gap={2} data-testid="annotation">
-              <Group justify="space-between" gap="xs">
-                <Text size="sm" fw={500}>
-                  {a.name || 'Note'}
-                  <Text span size="xs" c="dimmed">
-                    {' '}
-                    · {formatDate(a.createdAt)}
-                    {edit && !edit.error ? ' · Pending' : ''}
+              <EditableOwnText
+                header={
+                  <Text size="sm" fw={500}>
+                    {a.name || 'Note'}
+                    <Text span size="xs" c="dimmed">
+                      {' '}
+                      · {formatDate(a.createdAt)}
+                      {edit && !edit.error ? ' · Pending' : ''}
+                    </Text>
                   </Text>
-                </Text>
-                {a.creatorUserId === me.user.id && editing !== a.id && (
-                  <Button
-                    variant="subtle"
-                    size="compact-sm"
-                    onClick={() => {
-                      setEditing(a.id);
-                      setDraft(annotationText(shown));
-                    }}
-                  >
-                    Edit
-                  </Button>
-                )}
-              </Group>
-              {editing === a.id ? (
-                <Group align="flex-end" gap="xs" wrap="nowrap">
-                  <Textarea
-                    style={{ flex: 1 }}
-                    autosize
-                    minRows={1}
-                    value={draft}
-                    onChange={(e) => setDraft(e.currentTarget.value)}
-                    aria-label="Edit annotation"
-                  />
-                  <Button
-                    disabled={!draft.trim()}
-                    onClick={() => {
-                      void mutations.enqueue({
-                        method: 'PATCH',
-                        path: `/annotations/${encodeURIComponent(a.id)}`,
-                        body: { annotation: { content: { text: draft.trim() } satisfies NoteContent } },
-                      });
-                      setEditing(undefined);
-                    }}
-                  >
-                    Save
-                  </Button>
-                  <Button variant="default" onClick={() => setEditing(undefined)}>
-                    Cancel
-                  </Button>
-                </Group>
-              ) : (
-                <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-                  {annotationText(shown)}
-                </Text>
-              )}
+                }
+                text={annotationText(shown)}
+                editable={a.creatorUserId === me.user.id}
+                editing={editing === a.id}
+                onEditingChange={(on) => setEditing(on ? a.id : undefined)}
+                label="Edit annotation"
+                onSave={(note) =>
+                  void mutations.enqueue({
+                    method: 'PATCH',
+                    path: `/annotations/${encodeURIComponent(a.id)}`,
+                    body: { annotation: { content: { text: note } satisfies NoteContent } },
+                  })
+                }
+              />
               {edit?.error && (
                 <Text size="xs" c="red">
                   Not saved: {edit.error}
