@@ -21,7 +21,7 @@ import { POLICIES, asSubject, denialMessage } from '../../access';
 import { PASSWORD_MIN } from '../../api/auth';
 import { AdminText, extractMessage } from '../../api/messages';
 import { ActivityFeed } from '../activity/ActivityFeed';
-import { DeniedTooltip } from '../admin/Denied';
+import { NameField } from '../admin/NameField';
 import { POLICY_GROUPS, policyLabel } from '../admin/policies';
 import { saveEdit } from '../admin/save';
 import { api } from '../lib/api';
@@ -66,16 +66,7 @@ export function BasicInformationPage() {
             Basic information
           </Title>
           <Stack gap="sm">
-            <DeniedTooltip reason={nameDenied} block>
-              <TextInput
-                label="Name"
-                value={nameNow}
-                maxLength={100}
-                disabled={!!nameDenied}
-                onChange={(e) => setName(e.currentTarget.value)}
-                w="100%"
-              />
-            </DeniedTooltip>
+            <NameField value={nameNow} onChange={setName} deniedReason={nameDenied} />
             <TextInput label="E-mail" value={me.user.email} readOnly disabled />
             <TextInput label="Organization" value={me.organization.name} readOnly disabled />
             <Group justify="space-between">

@@ -6,16 +6,12 @@ import { useState, type ReactNode } from 'react';
 import {
   Alert,
   Button,
-  Card,
   Group,
   Modal,
   MultiSelect,
   NumberInput,
-  ScrollArea,
   Select,
   Stack,
-  Table,
-  Text,
   TextInput,
 } from '@mantine/core';
 import { asSubject, denialMessage, type SubjectType } from '../../access';
@@ -29,8 +25,8 @@ import { useAbility } from '../session/ability';
 import { useSync } from '../sync/context';
 import { useLocalQuery } from '../sync/hooks';
 import { useOrganizations } from './admin-data';
+import { AdminListHeader, AdminTable, RowAction, type AdminColumn } from './AdminTable';
 import { ORGANIZATION_MODAL_WIDTH, PICKER_MAX_HEIGHT } from './constants';
-import { DeniedTooltip } from './Denied';
 
 function useCatalog<T>(kind: SyncKind): T[] | undefined {
   return useLocalQuery(kind, ['catalog'], (db) => readRows<T>(db, kind, { orderBy: 'name' })).data;
@@ -54,11 +50,6 @@ function useCatalogWrite(kind: SyncKind) {
   };
 }
 
-interface Column<T> {
-  label: string;
-  render(row: T): ReactNode;
-}
-
 /** A catalogue list: New button, rows with Edit and Delete, each guarded by the abilities. */
 function CatalogTable<T extends { id: string }>({
   type,
@@ -71,7 +62,7 @@ function CatalogTable<T extends { id: string }>({
 }: {
   type: SubjectType;
   rows?: T[];
-  columns: Column<T>[];
+  columns: AdminColumn<T>[];
   onCreate(): void;
   onEdit(row: T): void;
   onDelete(row: T): Promise<string | undefined>;
@@ -79,85 +70,42 @@ function CatalogTable<T extends { id: string }>({
 }) {
   const { ability } = useAbility();
   const [error, setError] = useState<string>();
-  const createDenied = denialMessage(ability, 'create', type);
   return (
     <Stack gap="md">
-      <Group justify="space-between">
-        <Text c="dimmed" size="sm">
-          {rows ? `${rows.length} ${noun.toLowerCase()}${rows.length === 1 ? '' : 's'}` : ''}
-        </Text>
-        <DeniedTooltip reason={createDenied}>
-          <Button disabled={!!createDenied} onClick={onCreate}>
-            New {noun.toLowerCase()}
-          </Button>
-        </DeniedTooltip>
-      </Group>
+      <AdminListHeader
+        caption={rows ? `${rows.length} ${noun.toLowerCase()}${rows.length === 1 ? '' : 's'}` : ''}
+        action={`New ${noun.toLowerCase()}`}
+        deniedReason={denialMessage(ability, 'create', type)}
+        onAction={onCreate}
+      />
       {error && (
         <Alert color="red" variant="light" role="alert" withCloseButton onClose={() => setError(undefined)}>
           {error}
         </Alert>
       )}
-      {rows && rows.length === 0 ? (
-        <Card withBorder>
-          <Text c="dimmed" ta="center">
-            {Misc.resultsNotFound}
-          </Text>
-        </Card>
-      ) : (
-        <Card withBorder p={0}>
-          <ScrollArea>
-            <Table striped highlightOnHover miw={640}>
-              <Table.Thead>
-                <Table.Tr>
-                  {columns.map((c) => (
-                    <Table.Th key={c.label}>{c.label}</Table.Th>
-                  ))}
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {(rows ?? []).map((row) => {
-                  const subject = asSubject(type, row as never);
-                  const editDenied = denialMessage(ability, 'update', subject);
-                  const deleteDenied = denialMessage(ability, 'delete', subject);
-                  return (
-                    <Table.Tr key={row.id}>
-                      {columns.map((c) => (
-                        <Table.Td key={c.label}>{c.render(row)}</Table.Td>
-                      ))}
-                      <Table.Td>
-                        <Group gap="xs" justify="flex-end" wrap="nowrap">
-                          <DeniedTooltip reason={editDenied}>
-                            <Button
-                              size="xs"
-                              variant="light"
-                              disabled={!!editDenied}
-                              onClick={() => onEdit(row)}
-                            >
-                              Edit
-                            </Button>
-                          </DeniedTooltip>
-                          <DeniedTooltip reason={deleteDenied}>
-                            <Button
-                              size="xs"
-                              variant="light"
-                              color="red"
-                              disabled={!!deleteDenied}
-                              onClick={() => void onDelete(row).then(setError)}
-                            >
-                              Delete
-                            </Button>
-                          </DeniedTooltip>
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </ScrollArea>
-        </Card>
-      )}
+      <AdminTable
+        rows={rows}
+        minWidth={640}
+        columns={columns}
+        actions={(row) => {
+          const subject = asSubject(type, row as never);
+          return (
+            <>
+              <RowAction
+                label="Edit"
+                deniedReason={denialMessage(ability, 'update', subject)}
+                onClick={() => onEdit(row)}
+              />
+              <RowAction
+                label="Delete"
+                color="red"
+                deniedReason={denialMessage(ability, 'delete', subject)}
+                onClick={() => void onDelete(row).then(setError)}
+              />
+            </>
+          );
+        }}
+      />
     </Stack>
   );
 }

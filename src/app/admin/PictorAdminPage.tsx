@@ -1,14 +1,13 @@
 // /administrator/pictor-admin: the provider-level list of organizations (roots), for platform
 // administrators; Create Organization goes to /new-organization (§2.2).
-import { Button, Card, Group, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
-import { Denied, Misc } from '../../api/messages';
+import { Denied } from '../../api/messages';
 import { formatDate } from '../lib/format';
 import { useAbility } from '../session/ability';
-import { useOrganizations, useUsers } from './admin-data';
-import { DeniedTooltip } from './Denied';
+import { useOrganizations, useUsers, type LocalOrganization } from './admin-data';
+import { AdminListHeader, AdminTable, NameCell, userCountText } from './AdminTable';
 import { inOrder } from './policies';
-import { RowBadge } from './RowState';
 
 export function PictorAdminPage() {
   const navigate = useNavigate();
@@ -20,66 +19,30 @@ export function PictorAdminPage() {
   const createDenied = ability.can('create', 'Organization') ? undefined : Denied.noCreatePermission;
   return (
     <Stack gap="md">
-      <Group justify="space-between">
-        <Text c="dimmed" size="sm">
-          Organizations on this platform
-        </Text>
-        <DeniedTooltip reason={createDenied}>
-          <Button disabled={!!createDenied} onClick={() => void navigate({ to: '/new-organization' })}>
-            Create Organization
-          </Button>
-        </DeniedTooltip>
-      </Group>
-      {roots.length === 0 ? (
-        <Card withBorder>
-          <Text c="dimmed" ta="center">
-            {Misc.resultsNotFound}
-          </Text>
-        </Card>
-      ) : (
-        <Card withBorder p={0}>
-          <ScrollArea>
-            <Table striped highlightOnHover miw={720}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Organization</Table.Th>
-                  <Table.Th>Administrator</Table.Th>
-                  <Table.Th>Users</Table.Th>
-                  <Table.Th>Teams</Table.Th>
-                  <Table.Th>Available policies</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {roots.map((o) => {
-                  const admin = users?.find((u) => u.id === o.adminUserId);
-                  return (
-                    <Table.Tr key={o.id}>
-                      <Table.Td>
-                        <Group gap="xs">
-                          <Text size="sm" fw={500}>
-                            {o.name}
-                          </Text>
-                          <RowBadge row={o} />
-                        </Group>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{admin ? `${admin.name} (${admin.status})` : '—'}</Text>
-                      </Table.Td>
-                      <Table.Td>
-                        {o.userLimit !== null ? `${o.numberOfUsers} of ${o.userLimit}` : o.numberOfUsers}
-                      </Table.Td>
-                      <Table.Td>{o.childIds.length}</Table.Td>
-                      <Table.Td>{inOrder(o.availablePolicies).length}</Table.Td>
-                      <Table.Td>{formatDate(o.createdAt)}</Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </ScrollArea>
-        </Card>
-      )}
+      <AdminListHeader
+        caption="Organizations on this platform"
+        action="Create Organization"
+        deniedReason={createDenied}
+        onAction={() => void navigate({ to: '/new-organization' })}
+      />
+      <AdminTable<LocalOrganization>
+        rows={roots}
+        minWidth={720}
+        columns={[
+          { label: 'Organization', render: (o) => <NameCell name={o.name} row={o} /> },
+          {
+            label: 'Administrator',
+            render: (o) => {
+              const admin = users?.find((u) => u.id === o.adminUserId);
+              return <Text size="sm">{admin ? `${admin.name} (${admin.status})` : '—'}</Text>;
+            },
+          },
+          { label: 'Users', render: userCountText },
+          { label: 'Teams', render: (o) => o.childIds.length },
+          { label: 'Available policies', render: (o) => inOrder(o.availablePolicies).length },
+          { label: 'Created', render: (o) => formatDate(o.createdAt) },
+        ]}
+      />
     </Stack>
   );
 }

@@ -3,16 +3,16 @@
 // (availablePolicies, enabledPolicies, info, admin, expiry settings, userLimit); create follows
 // createTeams; each control is disabled with the denial tooltip otherwise.
 import { useState } from 'react';
-import { Badge, Button, Card, Group, Modal, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Modal, Stack } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { asSubject, canCreateTeam, denialMessage } from '../../access';
-import { AdminText, Denied, Misc } from '../../api/messages';
+import { AdminText, Denied } from '../../api/messages';
 import { formatDate } from '../lib/format';
 import { useAbility } from '../session/ability';
 import { useMutations } from '../sync/hooks';
 import { pathName, useOrganizations, useUsers, type LocalOrganization } from './admin-data';
+import { AdminListHeader, AdminTable, NameCell, RowAction, userCountText } from './AdminTable';
 import { ORGANIZATION_MODAL_WIDTH } from './constants';
-import { DeniedTooltip } from './Denied';
 import {
   OrganizationFields,
   changesOf,
@@ -22,7 +22,6 @@ import {
 } from './OrganizationFields';
 import { PolicyChecklist } from './PolicyChecklist';
 import { inOrder } from './policies';
-import { RowBadge } from './RowState';
 import { saveEdit, setDiff } from './save';
 import { useSelection } from './selection';
 
@@ -38,78 +37,42 @@ export function TeamsPage({ createPath = '/administrator/teams/create' }: { crea
   const editingTeam = teams.find((t) => t.id === editing);
   return (
     <Stack gap="md">
-      <Group justify="space-between">
-        <Text c="dimmed" size="sm">
-          Teams of {selected.name}
-        </Text>
-        <DeniedTooltip reason={createDenied}>
-          <Button disabled={!!createDenied} onClick={() => void navigate({ to: createPath })}>
-            Create New Team
-          </Button>
-        </DeniedTooltip>
-      </Group>
-      {teams.length === 0 ? (
-        <Card withBorder>
-          <Text c="dimmed" ta="center">
-            {Misc.resultsNotFound}
-          </Text>
-        </Card>
-      ) : (
-        <Card withBorder p={0}>
-          <ScrollArea>
-            <Table striped highlightOnHover miw={640}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Team</Table.Th>
-                  <Table.Th>Users</Table.Th>
-                  <Table.Th>Policies</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {teams.map((t) => {
-                  const reason = denialMessage(ability, 'update', asSubject('Organization', t));
-                  return (
-                    <Table.Tr key={t.id}>
-                      <Table.Td>
-                        <Group gap="xs">
-                          <Text size="sm" fw={500}>
-                            {pathName(all, t).replace(`${pathName(all, selected)} › `, '')}
-                          </Text>
-                          <RowBadge row={t} />
-                        </Group>
-                      </Table.Td>
-                      <Table.Td>
-                        {t.userLimit !== null ? `${t.numberOfUsers} of ${t.userLimit}` : t.numberOfUsers}
-                      </Table.Td>
-                      <Table.Td>
-                        <Badge variant="light" tt="none">
-                          {inOrder(t.enabledPolicies).length} of {inOrder(t.availablePolicies).length} enabled
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>{formatDate(t.createdAt)}</Table.Td>
-                      <Table.Td ta="right">
-                        <DeniedTooltip reason={reason}>
-                          <Button
-                            size="xs"
-                            variant="light"
-                            disabled={!!reason}
-                            onClick={() => setEditing(t.id)}
-                            aria-label={`Modify ${t.name}`}
-                          >
-                            Modify
-                          </Button>
-                        </DeniedTooltip>
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </ScrollArea>
-        </Card>
-      )}
+      <AdminListHeader
+        caption={`Teams of ${selected.name}`}
+        action="Create New Team"
+        deniedReason={createDenied}
+        onAction={() => void navigate({ to: createPath })}
+      />
+      <AdminTable<LocalOrganization>
+        rows={teams}
+        minWidth={640}
+        columns={[
+          {
+            label: 'Team',
+            render: (t) => (
+              <NameCell name={pathName(all, t).replace(`${pathName(all, selected)} › `, '')} row={t} />
+            ),
+          },
+          { label: 'Users', render: userCountText },
+          {
+            label: 'Policies',
+            render: (t) => (
+              <Badge variant="light" tt="none">
+                {inOrder(t.enabledPolicies).length} of {inOrder(t.availablePolicies).length} enabled
+              </Badge>
+            ),
+          },
+          { label: 'Created', render: (t) => formatDate(t.createdAt) },
+        ]}
+        actions={(t) => (
+          <RowAction
+            label="Modify"
+            deniedReason={denialMessage(ability, 'update', asSubject('Organization', t))}
+            onClick={() => setEditing(t.id)}
+            ariaLabel={`Modify ${t.name}`}
+          />
+        )}
+      />
       <Modal
         opened={!!editingTeam}
         onClose={() => setEditing(null)}

@@ -3,10 +3,10 @@
 // confirmation. Each control follows the abilities: disabled with the denial's tooltip otherwise
 // ('You cannot delete yourself').
 import { useState } from 'react';
-import { Badge, Button, Card, Group, Modal, ScrollArea, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { asSubject, denialMessage } from '../../access';
-import { AdminText, Denied, Misc, extractMessage } from '../../api/messages';
+import { AdminText, Denied, extractMessage } from '../../api/messages';
 import { useAbility } from '../session/ability';
 import { useMutations } from '../sync/hooks';
 import {
@@ -17,12 +17,12 @@ import {
   type LocalOrganization,
   type LocalUser,
 } from './admin-data';
+import { AdminListHeader, AdminTable, NameCell, RowAction } from './AdminTable';
 import { ORGANIZATION_MODAL_WIDTH, TOAST_MS } from './constants';
-import { DeniedTooltip } from './Denied';
 import { InviteForm } from './InviteForm';
+import { NameField } from './NameField';
 import { PolicyChecklist } from './PolicyChecklist';
 import { inOrder } from './policies';
-import { RowBadge } from './RowState';
 import { saveEdit, setDiff } from './save';
 import { useSelection } from './selection';
 
@@ -60,102 +60,57 @@ export function UsersPage() {
   const removingUser = users?.find((u) => u.id === removing);
   return (
     <Stack gap="md">
-      <Group justify="space-between">
-        <Text c="dimmed" size="sm">
-          Users of {selected.name} and its teams
-        </Text>
-        <DeniedTooltip reason={inviteDenied}>
-          <Button disabled={!!inviteDenied} onClick={() => setInviting(true)}>
-            Invite user
-          </Button>
-        </DeniedTooltip>
-      </Group>
-      {users && users.length === 0 ? (
-        <Card withBorder>
-          <Text c="dimmed" ta="center">
-            {Misc.resultsNotFound}
-          </Text>
-        </Card>
-      ) : (
-        <Card withBorder p={0}>
-          <ScrollArea>
-            <Table striped highlightOnHover miw={720}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>E-mail</Table.Th>
-                  <Table.Th>Organization</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Policies</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {(users ?? []).map((u) => {
-                  const subject = asSubject('User', u);
-                  const modifyDenied =
-                    denialMessage(ability, 'update', subject, 'enabledPolicies') &&
-                    denialMessage(ability, 'update', subject, 'name');
-                  const removeDenied = denialMessage(ability, 'delete', subject);
-                  const org = orgOf(u.organizationId);
-                  return (
-                    <Table.Tr key={u.id}>
-                      <Table.Td>
-                        <Group gap="xs" wrap="nowrap">
-                          <Text size="sm" fw={500}>
-                            {u.name}
-                          </Text>
-                          <RowBadge row={u} />
-                        </Group>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{u.email}</Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{org ? pathName(all, org) : '—'}</Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <StatusBadge status={u.status} />
-                      </Table.Td>
-                      <Table.Td>{inOrder(u.enabledPolicies).length}</Table.Td>
-                      <Table.Td>
-                        <Group gap="xs" justify="flex-end" wrap="nowrap">
-                          <DeniedTooltip reason={modifyDenied}>
-                            <Button
-                              size="xs"
-                              variant="light"
-                              disabled={!!modifyDenied}
-                              onClick={() => setEditing(u.id)}
-                              aria-label={`Modify ${u.email}`}
-                            >
-                              Modify
-                            </Button>
-                          </DeniedTooltip>
-                          <DeniedTooltip reason={removeDenied}>
-                            <Button
-                              size="xs"
-                              variant="light"
-                              color="red"
-                              disabled={!!removeDenied}
-                              onClick={() => setRemoving(u.id)}
-                              aria-label={`Remove ${u.email}`}
-                            >
-                              Remove
-                            </Button>
-                          </DeniedTooltip>
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </ScrollArea>
+      <AdminListHeader
+        caption={`Users of ${selected.name} and its teams`}
+        action="Invite user"
+        deniedReason={inviteDenied}
+        onAction={() => setInviting(true)}
+      />
+      <AdminTable
+        rows={users}
+        minWidth={720}
+        columns={[
+          { label: 'Name', render: (u) => <NameCell name={u.name} row={u} nowrap /> },
+          { label: 'E-mail', render: (u) => <Text size="sm">{u.email}</Text> },
+          {
+            label: 'Organization',
+            render: (u) => {
+              const org = orgOf(u.organizationId);
+              return <Text size="sm">{org ? pathName(all, org) : '—'}</Text>;
+            },
+          },
+          { label: 'Status', render: (u) => <StatusBadge status={u.status} /> },
+          { label: 'Policies', render: (u) => inOrder(u.enabledPolicies).length },
+        ]}
+        actions={(u) => {
+          const subject = asSubject('User', u);
+          return (
+            <>
+              <RowAction
+                label="Modify"
+                deniedReason={
+                  denialMessage(ability, 'update', subject, 'enabledPolicies') &&
+                  denialMessage(ability, 'update', subject, 'name')
+                }
+                onClick={() => setEditing(u.id)}
+                ariaLabel={`Modify ${u.email}`}
+              />
+              <RowAction
+                label="Remove"
+                color="red"
+                deniedReason={denialMessage(ability, 'delete', subject)}
+                onClick={() => setRemoving(u.id)}
+                ariaLabel={`Remove ${u.email}`}
+              />
+            </>
+          );
+        }}
+        footer={
           <Text size="xs" c="dimmed" p="xs">
             {users?.length ?? 0} in all
           </Text>
-        </Card>
-      )}
+        }
+      />
       <Modal
         opened={inviting}
         onClose={() => setInviting(false)}
@@ -208,16 +163,7 @@ function UserEditor({ user, org, onDone }: { user: LocalUser; org?: LocalOrganiz
   };
   return (
     <Stack gap="md">
-      <DeniedTooltip reason={nameDenied} block>
-        <TextInput
-          label="Name"
-          value={name}
-          maxLength={100}
-          disabled={!!nameDenied}
-          onChange={(e) => setName(e.currentTarget.value)}
-          w="100%"
-        />
-      </DeniedTooltip>
+      <NameField value={name} onChange={setName} deniedReason={nameDenied} />
       <TextInput label="E-mail" value={user.email} disabled readOnly />
       <PolicyChecklist
         label="Enabled policies"

@@ -1,0 +1,159 @@
+// The list scaffolding of the administrator pages (teams, users, organizations, catalogue): a caption
+// with the page's create action, 'Results Not Found' in a card when the list is empty, otherwise a
+// striped table in a card that scrolls sideways on narrow screens; and the cells those lists repeat.
+// Every control follows the abilities: disabled, with the denial's tooltip (Denied.tsx).
+import type { ReactNode } from 'react';
+import { Button, Card, Group, ScrollArea, Table, Text } from '@mantine/core';
+import { Misc } from '../../api/messages';
+import { DeniedTooltip } from './Denied';
+import { RowBadge } from './RowState';
+
+export interface AdminColumn<T> {
+  /** The header text; also the column's key, so unique within a table. */
+  label: string;
+  render(row: T): ReactNode;
+}
+
+/** The line above a list: what it shows (dimmed) and its create button. */
+export function AdminListHeader({
+  caption,
+  action,
+  deniedReason,
+  onAction,
+}: {
+  caption: ReactNode;
+  action: string;
+  /** Why the user may not create (the button is then disabled). */
+  deniedReason?: string;
+  onAction(): void;
+}) {
+  return (
+    <Group justify="space-between">
+      <Text c="dimmed" size="sm">
+        {caption}
+      </Text>
+      <DeniedTooltip reason={deniedReason}>
+        <Button disabled={!!deniedReason} onClick={onAction}>
+          {action}
+        </Button>
+      </DeniedTooltip>
+    </Group>
+  );
+}
+
+/**
+ * The list itself. `rows` undefined (still reading) shows an empty table rather than 'Results Not
+ * Found'. `actions` adds a last, unlabelled column with the row's buttons, right-aligned.
+ */
+export function AdminTable<T extends { id: string }>({
+  rows,
+  columns,
+  minWidth,
+  actions,
+  footer,
+}: {
+  rows?: readonly T[];
+  columns: readonly AdminColumn<T>[];
+  /** Pixels below which the table scrolls sideways. */
+  minWidth: number;
+  actions?(row: T): ReactNode;
+  /** Under the table, inside its card. */
+  footer?: ReactNode;
+}) {
+  if (rows && rows.length === 0)
+    return (
+      <Card withBorder>
+        <Text c="dimmed" ta="center">
+          {Misc.resultsNotFound}
+        </Text>
+      </Card>
+    );
+  return (
+    <Card withBorder p={0}>
+      <ScrollArea>
+        <Table striped highlightOnHover miw={minWidth}>
+          <Table.Thead>
+            <Table.Tr>
+              {columns.map((c) => (
+                <Table.Th key={c.label}>{c.label}</Table.Th>
+              ))}
+              {actions && <Table.Th />}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {(rows ?? []).map((row) => (
+              <Table.Tr key={row.id}>
+                {columns.map((c) => (
+                  <Table.Td key={c.label}>{c.render(row)}</Table.Td>
+                ))}
+                {actions && (
+                  <Table.Td>
+                    <Group gap="xs" justify="flex-end" wrap="nowrap">
+                      {actions(row)}
+                    </Group>
+                  </Table.Td>
+                )}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea>
+      {footer}
+    </Card>
+  );
+}
+
+/** A row's button (Modify, Remove, Edit, Delete): disabled with the tooltip when `deniedReason` is set. */
+export function RowAction({
+  label,
+  deniedReason,
+  onClick,
+  ariaLabel,
+  color,
+}: {
+  label: string;
+  deniedReason?: string;
+  onClick(): void;
+  /** When the visible label alone does not say which row (`Modify ${email}`). */
+  ariaLabel?: string;
+  color?: string;
+}) {
+  return (
+    <DeniedTooltip reason={deniedReason}>
+      <Button
+        size="xs"
+        variant="light"
+        color={color}
+        disabled={!!deniedReason}
+        onClick={onClick}
+        aria-label={ariaLabel}
+      >
+        {label}
+      </Button>
+    </DeniedTooltip>
+  );
+}
+
+/** A row's name in bold with its sync marker (Pending, Not saved). */
+export function NameCell({
+  name,
+  row,
+  nowrap,
+}: {
+  name: string;
+  row: { $pending?: number; $failed?: string };
+  nowrap?: boolean;
+}) {
+  return (
+    <Group gap="xs" wrap={nowrap ? 'nowrap' : undefined}>
+      <Text size="sm" fw={500}>
+        {name}
+      </Text>
+      <RowBadge row={row} />
+    </Group>
+  );
+}
+
+/** An organization's users, against its limit when it has one ('3 of 10'). */
+export const userCountText = (o: { numberOfUsers: number; userLimit: number | null }) =>
+  o.userLimit !== null ? `${o.numberOfUsers} of ${o.userLimit}` : o.numberOfUsers;
