@@ -11,6 +11,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
+import { chromiumProcs, cpuByKind, cpuMsOf, rssOf } from './lib/procs';
+import { profilePage, profileWorkers, topSelf } from './lib/worker-profile';
 
 const MiB = 1024 * 1024;
 const bigMiB = Number(process.argv[2] ?? 2048);
@@ -19,29 +21,9 @@ const PORT = Number(process.env.BENCH_PORT ?? 8199);
 const BASE = `http://127.0.0.1:${PORT}`;
 const ADMIN = { email: 'bench@lab.test', password: 'bench password 1' };
 const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-
-const rssOf = (pid: number): number => {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-};
-
-/** Renderer processes of Chromium (the page and its workers live there). */
-const rendererPids = (): number[] =>
-  fs
-    .readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        return fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('--type=renderer');
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+const distDir = process.env.DIST_DIR || 'dist';
+/** BENCH_PROFILE=<dir>: CPU profiles of the server (--cpu-prof) and of the upload worker (CDP) go there. */
+const profileDir = process.env.BENCH_PROFILE ? path.resolve(process.env.BENCH_PROFILE) : undefined;
 
 /** Samples `measure` every 100 ms while `work` runs; returns the work's result and the peak. */
 async function peakWhile<T>(
@@ -70,7 +52,8 @@ function makeFile(dir: string, name: string, mib: number): string {
 }
 
 async function startServer(dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const prof = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'src/server/main.ts'], {
     env: {
       ...process.env,
       PORT: String(PORT),
@@ -148,11 +131,29 @@ async function curlUpload(file: string, token: string): Promise<number> {
   return (performance.now() - t) / 1000;
 }
 
+interface BrowserRun {
+  seconds: number;
+  /** Peak RSS of the renderer (the page and its workers live there). */
+  pagePeak: number;
+  /** Peak RSS of the browser process (blob storage, the OPFS backend, the network stack). */
+  browserPeak: number;
+  /** CPU ms per Chromium process kind during the upload. */
+  cpu: Record<string, number>;
+}
+
 /** The uploader in a fresh Chromium: seconds from the pick to the last byte confirmed. */
-async function browserUpload(file: string): Promise<{ seconds: number; pagePeak: number }> {
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-first-run'] });
+async function browserUpload(file: string, profileAs?: string): Promise<BrowserRun> {
+  const marker = `--tessera-bench=${crypto.randomUUID()}`;
+  // A profile on disk, as people use the browser: in a fresh incognito-like context Chromium keeps
+  // the origin's storage (the OPFS copy of the file) in the browser process's memory.
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-uploads-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    args: ['--no-first-run', marker],
+    baseURL: BASE,
+  });
   try {
-    const page = await browser.newPage({ baseURL: BASE });
+    const page = context.pages()[0] ?? (await context.newPage());
     await page.goto('/signin');
     await page.getByLabel('E-mail').fill(ADMIN.email);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN.password);
@@ -160,28 +161,61 @@ async function browserUpload(file: string): Promise<{ seconds: number; pagePeak:
     await page.waitForURL(/dashboard/);
     await page.getByRole('button', { name: 'Upload Images' }).click();
     const name = path.basename(file);
-    const measure = () => rendererPids().reduce((n, pid) => Math.max(n, rssOf(pid)), 0);
-    const { result: seconds, peak } = await peakWhile(measure, async () => {
+    const procs = () => chromiumProcs(marker);
+    const peakOf = (kind: string) => () =>
+      [...procs()].reduce((n, [pid, k]) => (k === kind ? Math.max(n, rssOf(pid)) : n), 0);
+    const profiles = profileDir && profileAs ? await profileWorkers(page) : undefined;
+    const pageProfile = profileDir && profileAs ? await profilePage(page) : undefined;
+    const cpu = cpuByKind(procs);
+    let browserPeak = 0;
+    const { result: seconds, peak } = await peakWhile(peakOf('renderer'), async () => {
       const t = performance.now();
-      await page.getByTestId('upload-file-input').setInputFiles(file);
-      const row = page.locator(`[data-testid="upload-row"][aria-label="Upload ${name}"]`);
-      await row.waitFor();
-      for (;;) {
-        const status = await row.getAttribute('data-status');
-        if (status && !/^(waiting|waiting_for_upload.*|waiting_for_upload_metadata)$/.test(status)) break;
-        await page.waitForTimeout(50);
-      }
-      return (performance.now() - t) / 1000;
+      const { peak: bp, result } = await peakWhile(peakOf('browser'), async () => {
+        await page.getByTestId('upload-file-input').setInputFiles(file);
+        const row = page.locator(`[data-testid="upload-row"][aria-label="Upload ${name}"]`);
+        await row.waitFor();
+        for (;;) {
+          const status = await row.getAttribute('data-status');
+          if (status && !/^(waiting|waiting_for_upload.*|waiting_for_upload_metadata)$/.test(status)) break;
+          await page.waitForTimeout(50);
+        }
+        return (performance.now() - t) / 1000;
+      });
+      browserPeak = bp;
+      return result;
     });
-    return { seconds, pagePeak: peak };
+    const used = cpu.stop();
+    if (profiles && pageProfile && profileAs) {
+      const all = [
+        { url: 'page', profile: await pageProfile.stop() },
+        ...(await profiles.stop()).map((w) => ({ url: `worker ${w.url}`, profile: w.profile })),
+      ];
+      for (const [i, w] of all.entries()) {
+        const out = path.join(profileDir!, `${profileAs}-${i}.cpuprofile`);
+        fs.writeFileSync(out, JSON.stringify(w.profile));
+        console.log(`\n${w.url} (${out}), self time:`);
+        for (const [fn, ms] of topSelf(w.profile)) console.log(`  ${ms.toFixed(0).padStart(7)} ms  ${fn}`);
+      }
+    }
+    return { seconds, pagePeak: peak, browserPeak, cpu: used };
   } finally {
-    await browser.close();
+    await context.close();
+    fs.rmSync(profile, { recursive: true, force: true });
   }
 }
 
+const cpuText = (cpu: Record<string, number>) =>
+  Object.entries(cpu)
+    .filter(([, ms]) => ms >= 50)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, ms]) => `${k} ${(ms / 1000).toFixed(1)} s`)
+    .join(', ');
+
 async function main(): Promise<void> {
-  if (!fs.existsSync('dist/index.html')) throw new Error('Build the app first: npm run build');
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-'));
+  if (!fs.existsSync(path.join(distDir, 'index.html')))
+    throw new Error(`Build the app first: DIST_DIR=${distDir} npm run build`);
+  if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-uploads-bench-'));
   let server: ChildProcess | undefined;
   try {
     console.log(`making ${bigMiB} MiB and ${smallMiB} MiB files…`);
@@ -191,30 +225,38 @@ async function main(): Promise<void> {
     const pid = server.pid!;
     const token = await login();
 
+    let cpu0 = cpuMsOf(pid);
     const curl = await peakWhile(
       () => rssOf(pid),
       () => curlUpload(big, token),
     );
+    const curlServerCpu = cpuMsOf(pid) - cpu0;
     const smallRun = await browserUpload(small);
+    cpu0 = cpuMsOf(pid);
     const bigRun = await peakWhile(
       () => rssOf(pid),
-      () => browserUpload(big),
+      () => browserUpload(big, 'big'),
     );
+    const bigServerCpu = cpuMsOf(pid) - cpu0;
 
     const mbps = (s: number) => (bigMiB / s).toFixed(0);
     const ratio = curl.result / bigRun.result.seconds;
     const mb = (n: number) => `${(n / MiB).toFixed(0)} MiB`;
+    const big$ = bigRun.result;
     console.log('\nupload of one file over loopback');
     console.log(
-      `  curl -T          ${bigMiB} MiB in ${curl.result.toFixed(1)} s  (${mbps(curl.result)} MiB/s)`,
+      `  curl -T          ${bigMiB} MiB in ${curl.result.toFixed(1)} s  (${mbps(curl.result)} MiB/s); server CPU ${(curlServerCpu / 1000).toFixed(1)} s`,
     );
     console.log(
-      `  Chromium client  ${bigMiB} MiB in ${bigRun.result.seconds.toFixed(1)} s  (${mbps(bigRun.result.seconds)} MiB/s)`,
+      `  Chromium client  ${bigMiB} MiB in ${big$.seconds.toFixed(1)} s  (${mbps(big$.seconds)} MiB/s); server CPU ${(bigServerCpu / 1000).toFixed(1)} s; ${cpuText(big$.cpu)}`,
     );
     console.log(`  throughput ratio ${ratio.toFixed(2)} (target ≥ 0.8) ${ratio >= 0.8 ? 'met' : 'NOT met'}`);
     console.log(`  server peak RSS  curl ${mb(curl.peak)}, Chromium ${mb(bigRun.peak)}`);
     console.log(
-      `  page peak RSS    ${smallMiB} MiB file ${mb(smallRun.pagePeak)}, ${bigMiB} MiB file ${mb(bigRun.result.pagePeak)}`,
+      `  page peak RSS    ${smallMiB} MiB file ${mb(smallRun.pagePeak)}, ${bigMiB} MiB file ${mb(big$.pagePeak)}`,
+    );
+    console.log(
+      `  browser process  ${smallMiB} MiB file ${mb(smallRun.browserPeak)}, ${bigMiB} MiB file ${mb(big$.browserPeak)}`,
     );
   } finally {
     if (server && server.exitCode === null) {

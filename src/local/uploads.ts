@@ -177,7 +177,15 @@ export async function keepFile(
     try {
       const handle = await dir.getFileHandle(name, { create: true });
       const writable = await handle.createWritable();
-      await file.stream().pipeTo(writable);
+      try {
+        // The Blob itself, not its stream: the browser copies the file into OPFS on its side, where
+        // piping the stream through this thread cost as much CPU as the upload (bench/README.md).
+        await writable.write(file);
+        await writable.close();
+      } catch (error) {
+        await writable.abort().catch(() => undefined);
+        throw error;
+      }
       return 'opfs';
     } catch {
       await dir.removeEntry(name).catch(() => undefined);

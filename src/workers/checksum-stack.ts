@@ -1,7 +1,11 @@
 // A tus-js-client HTTP stack that adds the checksum extension (`Upload-Checksum: sha1 <base64>`) to
 // every PATCH, so the server refuses a chunk damaged on the way (460) and the engine resends it; it
-// also counts the bytes that really went on the wire, resends included. While a chunk is on its way
-// the next one is hashed, so hashing does not stand between two requests.
+// also counts the bytes that really went on the wire, resends included.
+// The request's body is the Blob slice itself, never the bytes read for the hash: Chromium sends a
+// Blob from the file on its own side, while an ArrayBuffer body cost ten times the CPU and held the
+// file in the page (bench/README.md, uploads). While one chunk is on its way the next one is read
+// and hashed (WebCrypto, native), so hashing does not stand between two requests; only the digest
+// is kept, not the bytes.
 import { DefaultHttpStack, type HttpRequest, type HttpResponse, type HttpStack } from 'tus-js-client';
 import { CHECKSUM_ALGORITHM } from '../api/uploads';
 
@@ -11,38 +15,62 @@ function base64(bytes: ArrayBuffer): string {
   return btoa(s);
 }
 
-/** SHA-1 of a chunk (a Blob slice of at most 64 MiB: read once here, once more by the request). */
+/** SHA-1 of bytes in base64, as the server compares it. */
 export async function sha1Base64(body: Blob | ArrayBuffer | ArrayBufferView): Promise<string> {
-  const buf =
-    body instanceof Blob
-      ? await body.arrayBuffer()
-      : ArrayBuffer.isView(body)
-        ? body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength)
-        : body;
+  if (body instanceof Blob) {
+    const read = await body.arrayBuffer();
+    try {
+      return base64(await crypto.subtle.digest('SHA-1', read));
+    } finally {
+      release(read);
+    }
+  }
+  const buf = ArrayBuffer.isView(body)
+    ? body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength)
+    : body;
   return base64(await crypto.subtle.digest('SHA-1', buf as ArrayBuffer));
 }
 
-/** Hashes of ranges of the file being sent, computed ahead: `${start}:${length}` → digest. */
-class Prefetch {
-  private readonly ready = new Map<string, Promise<string>>();
+/**
+ * Frees a chunk's bytes now instead of at the next garbage collection, which let the page's memory
+ * climb by several 64 MiB chunks (ArrayBuffer.prototype.transfer, where the browser has it).
+ */
+function release(buf: ArrayBuffer): void {
+  (buf as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer?.(0);
+}
+
+/**
+ * Hashes the chunks of the file being sent, one ahead: `take` answers the digest of the chunk at
+ * `offset` (hashed ahead when it was the expected one) and starts on the next, whose size the
+ * adaptive chunk size gives. A digest made ahead but not asked for (a resume from another offset, a
+ * new chunk size) is dropped.
+ */
+export class ChunkHasher {
+  private ahead: { key: string; digest: Promise<string> } | undefined;
   constructor(
     private readonly source: Blob | undefined,
     private readonly nextSize: () => number,
   ) {}
 
-  /** The digest of `body`, which starts at `offset` of the file; then starts on the next range. */
-  async digest(offset: number, body: Blob): Promise<string> {
+  take(offset: number, body: Blob): Promise<string> {
     const key = `${offset}:${body.size}`;
-    const hash = this.ready.get(key) ?? sha1Base64(body);
-    this.ready.clear();
+    const digest = this.ahead?.key === key ? this.ahead.digest : sha1Base64(body);
+    this.ahead = undefined;
     const next = offset + body.size;
-    if (this.source && Number.isFinite(offset) && next < this.source.size) {
-      const end = Math.min(this.source.size, next + this.nextSize());
-      const ahead = sha1Base64(this.source.slice(next, end));
+    const size = this.nextSize();
+    if (this.source && Number.isFinite(offset) && size > 0 && next < this.source.size) {
+      const end = Math.min(this.source.size, next + size);
+      // Only once this digest is made: two chunks read at once would only compete.
+      const ahead = digest.then(() => sha1Base64(this.source!.slice(next, end)));
       ahead.catch(() => undefined);
-      this.ready.set(`${next}:${end - next}`, ahead);
+      this.ahead = { key: `${next}:${end - next}`, digest: ahead };
     }
-    return hash;
+    return digest;
+  }
+
+  /** Forgets the chunk read ahead (the upload stopped). */
+  clear(): void {
+    this.ahead = undefined;
   }
 }
 
@@ -51,7 +79,7 @@ class ChecksumRequest implements HttpRequest {
   constructor(
     private readonly inner: HttpRequest,
     private readonly onWire: (bytes: number) => void,
-    private readonly prefetch: Prefetch,
+    private readonly hasher: ChunkHasher,
   ) {}
   getMethod() {
     return this.inner.getMethod();
@@ -74,16 +102,16 @@ class ChecksumRequest implements HttpRequest {
   }
   async send(body?: unknown): Promise<HttpResponse> {
     if (this.getMethod() === 'PATCH' && body) {
-      const offset = Number(this.getHeader('Upload-Offset'));
       const digest =
         body instanceof Blob
-          ? await this.prefetch.digest(offset, body)
+          ? await this.hasher.take(Number(this.getHeader('Upload-Offset')), body)
           : await sha1Base64(body as ArrayBuffer);
       this.setHeader('Upload-Checksum', `${CHECKSUM_ALGORITHM} ${digest}`);
     }
     return this.inner.send(body);
   }
   abort() {
+    this.hasher.clear();
     return this.inner.abort();
   }
   getUnderlyingObject() {
@@ -93,21 +121,21 @@ class ChecksumRequest implements HttpRequest {
 
 export class ChecksumHttpStack implements HttpStack {
   private readonly inner = new DefaultHttpStack({});
-  private readonly prefetch: Prefetch;
+  private readonly hasher: ChunkHasher;
   /**
    * `source` is the file being sent and `nextSize` the size of the next chunk (the adaptive one), so
-   * the next chunk's digest is ready when its request goes out; without them each chunk is hashed
-   * just before it is sent.
+   * the next chunk is hashed while this one is sent; without them each chunk is hashed just before
+   * it is sent.
    */
   constructor(
     private readonly onWire: (bytes: number) => void = () => undefined,
     source?: Blob,
     nextSize: () => number = () => 0,
   ) {
-    this.prefetch = new Prefetch(source, nextSize);
+    this.hasher = new ChunkHasher(source, nextSize);
   }
   createRequest(method: string, url: string): HttpRequest {
-    return new ChecksumRequest(this.inner.createRequest(method, url), this.onWire, this.prefetch);
+    return new ChecksumRequest(this.inner.createRequest(method, url), this.onWire, this.hasher);
   }
   getName() {
     return 'tessera-checksum';
