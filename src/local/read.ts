@@ -46,7 +46,15 @@ export async function readRows<T>(db: LocalDb, kind: SyncKind, opts: ReadOptions
   let coll = opts.orderBy ? table.orderBy(opts.orderBy) : table.toCollection();
   if (opts.reverse) coll = coll.reverse();
   const where = opts.where;
-  coll = coll.filter((r) => !r.$hidden && (!where || where(r)));
+  const keep = (r: MirrorRow) => !r.$hidden && (!where || where(r));
+  if (opts.limit === undefined) {
+    // Every row is read anyway: one getAll (what Dexie uses for a collection without a filter) costs
+    // far less than a cursor stepping row by row, and so holds the read transaction (which the outbox
+    // replay's writes wait behind) that much shorter.
+    const rows = (await coll.toArray()).filter(keep);
+    return restoreAll<T>(db, kind, opts.offset ? rows.slice(opts.offset) : rows);
+  }
+  coll = coll.filter(keep);
   if (opts.offset) coll = coll.offset(opts.offset);
   if (opts.limit !== undefined) coll = coll.limit(opts.limit);
   return restoreAll<T>(db, kind, await coll.toArray());

@@ -64,10 +64,18 @@ export async function replayOutbox(db: LocalDb, opts: ReplayOptions): Promise<Re
 export const REPLAY_WINDOW = 4;
 
 /**
- * Issues entries in creation order, up to `concurrency` at a time, holding an entry back while an
- * earlier one for the same row is in flight, while a create it mentions (by temporary id) is in
- * flight, and, for a mutation of no mirrored row, until everything before it has settled. So each
- * row's changes reach the server in order and an id is rewritten before anything uses it.
+ * Answered entries whose outcome is not stored yet, at most, besides the window: the next requests go
+ * out while earlier answers wait to be written (IndexedDB queues a write behind the page's reads of
+ * the same tables, and a list page re-reads its table after every write).
+ */
+const UNSETTLED_MAX = 64;
+
+/**
+ * Issues entries in creation order, up to `concurrency` requests at a time, holding an entry back
+ * while an earlier one for the same row is unsettled (sent, its outcome not stored yet), while a
+ * create it mentions (by temporary id) is unsettled, and, for a mutation of no mirrored row, until
+ * everything before it has settled. So each row's changes reach the server in order and an id is
+ * rewritten before anything uses it. The answers are stored in batches (`batchStore`).
  */
 async function runOnce(db: LocalDb, opts: ReplayOptions): Promise<ReplayResult> {
   const result = await issueAll(db, opts);
@@ -83,32 +91,77 @@ async function issueAll(db: LocalDb, opts: ReplayOptions): Promise<ReplayResult>
   /** Rows with an entry waiting for its backoff: their later entries must wait too (order per row). */
   const blocked = new Set<string>();
   const seen = new Set<string>();
-  const inflight = new Map<string, { entry: OutboxEntry; done: Promise<void> }>();
+  /** Sent, outcome not stored yet: what `hazard` looks at. */
+  const unsettled = new Map<string, OutboxEntry>();
+  /** Requests without an answer yet: what the window counts. */
+  let asking = 0;
+  /** An error that is not an answer (a full disk, a bug): the run ends with it once nothing is out. */
+  let fatal: { error: unknown } | undefined;
+  const store = batchStore(db);
+  /** Temporary ids that got their server id during this run: entries naming them are read again. */
+  const remapped = new Set<string>();
 
-  const hazard = (entry: OutboxEntry): boolean => {
-    if (!entry.target) return inflight.size > 0;
-    const text = `${entry.path} ${entry.body === undefined ? '' : JSON.stringify(entry.body)}`;
-    for (const { entry: other } of inflight.values()) {
+  // The loop waits for `changed()`; every answer and every settled entry wakes it to look again.
+  let wake = () => {};
+  const changed = () => new Promise<void>((resolve) => (wake = resolve));
+
+  const hazard = (entry: OutboxEntry, text: string): boolean => {
+    if (!entry.target) return unsettled.size > 0;
+    for (const other of unsettled.values()) {
       if (!other.target || other.target === entry.target) return true;
       const created = other.method === 'POST' ? parseTarget(other.target)?.id : undefined;
       if (created && text.includes(created)) return true;
     }
     return false;
   };
-  const settleOne = () => Promise.race([...inflight.values()].map((f) => f.done));
-  /** Temporary ids that got their server id during this run: entries naming them are read again. */
-  const remapped = new Set<string>();
+  const full = () => asking >= width || unsettled.size >= width + UNSETTLED_MAX;
+
+  const issue = (entry: OutboxEntry) => {
+    asking++;
+    unsettled.set(entry.id, entry);
+    let answered = false;
+    const onAnswer = () => {
+      answered = true;
+      asking--;
+      wake();
+    };
+    void (async () => {
+      try {
+        const outcome = await sendEntry(db, entry, opts.transport, now, {
+          onAnswer,
+          store,
+          onRemap: (from) => remapped.add(from),
+        });
+        opts.onEntry?.(entry, outcome);
+        if (outcome === 'sent') result.sent++;
+        else if (outcome === 'failed') result.failed++;
+        else if (outcome === 'deferred') {
+          if (entry.target) blocked.add(entry.target);
+          const stored = await db.outbox.get(entry.id);
+          if (stored?.nextAttemptAt)
+            result.retryAt = Math.min(result.retryAt ?? Infinity, stored.nextAttemptAt);
+        } else result.stopped ??= outcome;
+      } catch (error) {
+        fatal ??= { error };
+      } finally {
+        if (!answered) asking--;
+        unsettled.delete(entry.id);
+        wake();
+      }
+    })();
+  };
 
   // Passes over the outbox until one finds nothing new (entries may be added while we send).
   for (;;) {
     let progressed = false;
     for (const listed of await listEntries(db)) {
-      if (result.stopped) break;
+      if (result.stopped || fatal) break;
       if (seen.has(listed.id)) continue;
       if (listed.state !== 'pending' || listed.error === DAMAGED_ENTRY) continue;
       if (listed.userId && opts.userId && listed.userId !== opts.userId) continue;
-      while (inflight.size >= width || hazard(listed)) await settleOne();
-      if (result.stopped) break;
+      const text = `${listed.path} ${listed.body === undefined ? '' : JSON.stringify(listed.body)}`;
+      while (!result.stopped && !fatal && (full() || hazard(listed, text))) await changed();
+      if (result.stopped || fatal) break;
       seen.add(listed.id);
       // An answer in this run may have rewritten its path and body: then read it again. (Nothing else
       // changes a pending entry but sending it; only failed entries can be discarded.)
@@ -122,32 +175,32 @@ async function issueAll(db: LocalDb, opts: ReplayOptions): Promise<ReplayResult>
         result.retryAt = Math.min(result.retryAt ?? Infinity, entry.nextAttemptAt);
         continue;
       }
-      const done = (async () => {
-        const outcome = await sendEntry(db, entry, opts.transport, now, (from) => remapped.add(from));
-        opts.onEntry?.(entry, outcome);
-        if (outcome === 'sent') result.sent++;
-        else if (outcome === 'failed') result.failed++;
-        else if (outcome === 'deferred') {
-          if (entry.target) blocked.add(entry.target);
-          const stored = await db.outbox.get(entry.id);
-          if (stored?.nextAttemptAt)
-            result.retryAt = Math.min(result.retryAt ?? Infinity, stored.nextAttemptAt);
-        } else result.stopped ??= outcome;
-      })().finally(() => inflight.delete(entry.id));
-      inflight.set(entry.id, { entry, done });
+      issue(entry);
     }
-    while (inflight.size) await settleOne();
+    while (unsettled.size) await changed();
+    if (fatal) throw fatal.error;
     if (result.stopped || !progressed) return result;
   }
 }
 
+interface SendHooks {
+  /**
+   * The answer does not end the run (2xx, refused, deferred): the next request may go while this one
+   * is stored. A 401 or a network failure frees the window only once the run is marked stopped.
+   */
+  onAnswer(): void;
+  store: BatchStore;
+  /** A create's temporary id was replaced by the server's. */
+  onRemap(temporaryId: string): void;
+}
+
 /** Sends one entry and records its outcome. */
-export async function sendEntry(
+async function sendEntry(
   db: LocalDb,
   entry: OutboxEntry,
   transport: Transport,
-  now: () => number = Date.now,
-  onRemap?: (temporaryId: string) => void,
+  now: () => number,
+  hooks: SendHooks,
 ): Promise<EntryOutcome> {
   let status: number;
   let body: unknown;
@@ -164,8 +217,9 @@ export async function sendEntry(
     return 'offline';
   }
   if (status >= 200 && status < 300) {
-    const remapped = await settleSuccess(db, entry, body);
-    if (remapped) onRemap?.(remapped);
+    hooks.onAnswer();
+    const remapped = await hooks.store.settle({ entry, ok: true, body });
+    if (remapped) hooks.onRemap(remapped);
     return 'sent';
   }
   const message = extractMessage(body);
@@ -174,6 +228,7 @@ export async function sendEntry(
     return 'unauthorized';
   }
   if (isTransient(status)) {
+    hooks.onAnswer();
     const attempts = entry.attempts + 1;
     await db.outbox.update(entry.id, {
       attempts,
@@ -183,20 +238,91 @@ export async function sendEntry(
     });
     return 'deferred';
   }
-  await db.transaction('rw', [db.outbox, ...mirrorTablesOf(db)], async () => {
-    const current = await db.outbox.get(entry.id);
-    if (!current) return;
-    await db.outbox.put({
-      ...current,
-      state: 'failed',
-      attempts: current.attempts + 1,
-      status,
-      error: message,
-    });
-    const target = parseTarget(current.target);
-    if (target) await rebuildTarget(db, target.spec.kind, target.id);
-  });
+  hooks.onAnswer();
+  await hooks.store.settle({ entry, ok: false, status, message });
   return 'failed';
+}
+
+/** An answer to store: accepted (2xx, with the server's body) or refused (a 4xx but 401). */
+type Settlement =
+  | { entry: OutboxEntry; ok: true; body: unknown }
+  | { entry: OutboxEntry; ok: false; status: number; message: string };
+
+interface BatchStore {
+  /** Resolves once stored, with the temporary id the entry's create replaced, if any. */
+  settle(item: Settlement): Promise<string | undefined>;
+}
+
+/** Answers stored per transaction, at most. */
+const SETTLE_BATCH_MAX = 100;
+
+/**
+ * Stores answers in batches: one transaction over the outbox and the mirror for every answer that
+ * arrived while the previous transaction ran (or waited for the page's reads), in creation order.
+ * Each answer is stored exactly as alone (entries in one batch never share a row or an id: see
+ * `hazard`); a transaction that fails fails every answer in it, and the entries stay to be resent
+ * under the same keys.
+ */
+function batchStore(db: LocalDb): BatchStore {
+  const queue: Array<{
+    item: Settlement;
+    resolve: (remapped: string | undefined) => void;
+    reject: (error: unknown) => void;
+  }> = [];
+  let running = false;
+  const drain = async () => {
+    running = true;
+    try {
+      while (queue.length) {
+        const batch = queue.splice(0, SETTLE_BATCH_MAX).sort((a, b) => a.item.entry.seq - b.item.entry.seq);
+        try {
+          const out = await db.transaction('rw', [db.outbox, db.meta, ...mirrorTablesOf(db)], async () => {
+            const remaps: Array<string | undefined> = [];
+            for (const { item } of batch)
+              remaps.push(
+                item.ok
+                  ? await settleSuccess(db, item.entry, item.body)
+                  : await settleRefusal(db, item.entry, item.status, item.message),
+              );
+            return remaps;
+          });
+          batch.forEach((b, i) => b.resolve(out[i]));
+        } catch (error) {
+          for (const b of batch) b.reject(error);
+        }
+      }
+    } finally {
+      running = false;
+    }
+  };
+  return {
+    settle: (item) =>
+      new Promise((resolve, reject) => {
+        queue.push({ item, resolve, reject });
+        if (!running) void drain();
+      }),
+  };
+}
+
+/** A refused entry is kept as failed with the server's message; its change is rolled back. */
+async function settleRefusal(
+  db: LocalDb,
+  entry: OutboxEntry,
+  status: number,
+  message: string,
+): Promise<undefined> {
+  const current = await db.outbox.get(entry.id);
+  if (!current) return undefined;
+  await db.outbox.put({
+    ...current,
+    state: 'failed',
+    attempts: current.attempts + 1,
+    status,
+    error: message,
+  });
+  const target = parseTarget(current.target);
+  if (target) await rebuildTarget(db, target.spec.kind, target.id);
+  return undefined;
 }
 
 const isEntity = (v: unknown): v is Row =>
@@ -204,54 +330,40 @@ const isEntity = (v: unknown): v is Row =>
 
 /**
  * The entry left the outbox: the answer becomes the row's base; a temporary id becomes the server's.
- * Returns the temporary id when there was one. One transaction over the outbox and the row's table;
- * rows of other kinds whose entries mentioned a temporary id are rebuilt in a second one.
+ * Returns the temporary id when there was one. Runs inside the caller's transaction (the outbox, meta
+ * and every mirror table).
  */
 async function settleSuccess(db: LocalDb, entry: OutboxEntry, body: unknown): Promise<string | undefined> {
   const effect = effectOf(entry);
   const answered = (body as { result?: unknown } | undefined)?.result;
-  if (!effect) {
-    await db.outbox.delete(entry.id);
-    return undefined;
-  }
+  await db.outbox.delete(entry.id);
+  if (!effect) return undefined;
   const kind = effect.spec.kind;
   const table = db.mirror(kindSpec(kind).table);
-  const elsewhere: string[] = [];
   let remapped: string | undefined;
-  await db.transaction('rw', [db.outbox, table, db.meta], async () => {
-    await db.outbox.delete(entry.id);
-    let id = effect.id;
-    if (effect.op === 'create' && isEntity(answered) && answered.id !== effect.id) {
-      elsewhere.push(...(await remapId(db, kind, effect.id, answered.id)));
-      // A page opened on the temporary id (a link clicked just before) finds the row by it still.
-      await db.meta.put({ key: movedKey(kind, effect.id), value: answered.id });
-      remapped = effect.id;
-      id = answered.id;
-    }
-    const current = baseOf(await table.get(id));
-    let base: Record<string, unknown> | null;
-    if (effect.op === 'delete') base = null;
-    else if (isEntity(answered)) base = newerCopy(current, answered);
-    // No entity in the answer: assume the server did what was asked, until the next pull says more.
-    else base = applyEffect((current as Row | null) ?? undefined, effect, entry.preview) ?? null;
-    await rebuildTarget(db, kind, id, base);
-  });
-  if (elsewhere.length)
-    await db.transaction('rw', [db.outbox, ...mirrorTablesOf(db)], async () => {
-      for (const target of elsewhere) {
-        const t = parseTarget(target);
-        if (t) await rebuildTarget(db, t.spec.kind, t.id);
-      }
-    });
+  let id = effect.id;
+  if (effect.op === 'create' && isEntity(answered) && answered.id !== effect.id) {
+    await remapId(db, kind, effect.id, answered.id);
+    // A page opened on the temporary id (a link clicked just before) finds the row by it still.
+    await db.meta.put({ key: movedKey(kind, effect.id), value: answered.id });
+    remapped = effect.id;
+    id = answered.id;
+  }
+  const current = baseOf(await table.get(id));
+  let base: Record<string, unknown> | null;
+  if (effect.op === 'delete') base = null;
+  else if (isEntity(answered)) base = newerCopy(current, answered);
+  // No entity in the answer: assume the server did what was asked, until the next pull says more.
+  else base = applyEffect((current as Row | null) ?? undefined, effect, entry.preview) ?? null;
+  await rebuildTarget(db, kind, id, base);
   return remapped;
 }
 
 /**
  * A row created here under a temporary id got its server id: later entries' targets, paths and
- * bodies are rewritten and the row moves. Rows of this kind whose entries mention the id are rebuilt
- * here; the targets of other kinds are returned (the caller's transaction covers only this kind).
+ * bodies are rewritten, the row moves, and the other rows whose entries mention the id are rebuilt.
  */
-async function remapId(db: LocalDb, kind: SyncKind, from: string, to: string): Promise<string[]> {
+async function remapId(db: LocalDb, kind: SyncKind, from: string, to: string): Promise<void> {
   const swap = (text: string) => text.split(from).join(to);
   const touched = new Set<string>();
   const byTarget = await db.outbox.where('target').equals(targetKey(kind, from)).toArray();
@@ -270,12 +382,8 @@ async function remapId(db: LocalDb, kind: SyncKind, from: string, to: string): P
     if (entry.target) touched.add(entry.target);
   }
   await db.mirror(kindSpec(kind).table).delete(from);
-  const elsewhere: string[] = [];
   for (const target of touched) {
     const t = parseTarget(target);
-    if (!t || target === targetKey(kind, from)) continue;
-    if (t.spec.kind === kind) await rebuildTarget(db, kind, t.id);
-    else elsewhere.push(target);
+    if (t && target !== targetKey(kind, from)) await rebuildTarget(db, t.spec.kind, t.id);
   }
-  return elsewhere;
 }
