@@ -310,7 +310,9 @@ async function main(): Promise<void> {
         `  Chromium, plain XHR of 64 MiB slices (no worker, checksum, copy): ${big$.rawSeconds.toFixed(1)} s (${mbps(big$.rawSeconds)} MiB/s), ratio to curl ${(curl.result / big$.rawSeconds).toFixed(2)}`,
       );
     console.log(`  throughput ratio ${ratio.toFixed(2)} (target ≥ 0.8) ${ratio >= 0.8 ? 'met' : 'NOT met'}`);
-    console.log(`  server peak RSS  curl ${mb(curl.peak)}, Chromium (uploader, then plain XHR) ${mb(bigRun.peak)}`);
+    console.log(
+      `  server peak RSS  curl ${mb(curl.peak)}, Chromium (uploader, then plain XHR) ${mb(bigRun.peak)}`,
+    );
     console.log(
       `  page peak RSS    ${smallMiB} MiB file ${mb(smallRun.pagePeak)}, ${bigMiB} MiB file ${mb(big$.pagePeak)}`,
     );
