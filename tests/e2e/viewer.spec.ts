@@ -158,4 +158,22 @@ test('a region drawn on the slide is saved as an annotation, follows the zoom an
   await page.getByRole('button', { name: 'Show regions' }).click();
   await expect(region).toHaveCount(1);
   await page.screenshot({ path: 'test-results/viewer-region.png' });
+
+  // Listed with the notes; editing its note keeps its outline.
+  await page.getByRole('button', { name: 'Annotations' }).click();
+  const item = page.getByTestId('annotation').filter({ hasText: name });
+  await expect(item).toContainText('Invasive front');
+  await item.getByRole('button', { name: 'Edit' }).click();
+  await item.getByLabel('Edit annotation').fill('Invasive front, budding');
+  await item.getByRole('button', { name: 'Save' }).click();
+  await expect
+    .poll(
+      async () => {
+        const res = await page.request.get(`/v2/annotations?imageId=${s.imageId}&limit=100`);
+        const mine = (await res.json()).result.find((a: { name: string }) => a.name === name);
+        return mine?.content;
+      },
+      { timeout: 20_000 },
+    )
+    .toMatchObject({ geometry: { type: 'Polygon' }, properties: { text: 'Invasive front, budding' } });
 });

@@ -144,7 +144,7 @@ export function ReviewerPage({ reviewGroupUUID, index }: { reviewGroupUUID: stri
         bd="1px solid var(--mantine-color-gray-3)"
       >
         {current.image && isViewable(current.image) ? (
-          <ImageCanvas key={current.imageId} image={current.image} />
+          <ImageCanvas key={current.imageId} image={current.image} reviewId={current.reviews[0]?.id} />
         ) : (
           <Stack align="center" justify="center" h="100%">
             <Text c="dimmed">{current.image ? Misc.imageNotAvailable : 'Loading...'}</Text>
