@@ -1,6 +1,5 @@
-// /dashboard: the tabs of spec §2.2 above the chosen view.
-import { Tabs, Title, Stack } from '@mantine/core';
-import { Outlet, useLocation, useNavigate } from '@tanstack/react-router';
+// /dashboard: the tabs of spec §2.2 above the chosen view; /dashboard itself marks Recent Activity.
+import { TabsLayout } from '../pages/TabsLayout';
 
 const TABS = [
   ['recent-activity', 'Recent Activity'],
@@ -12,22 +11,5 @@ const TABS = [
 ] as const;
 
 export function DashboardLayout() {
-  const { pathname } = useLocation();
-  const navigate = useNavigate();
-  const current = TABS.find(([key]) => pathname.startsWith(`/dashboard/${key}`))?.[0] ?? 'recent-activity';
-  return (
-    <Stack gap="md">
-      <Title order={2}>Dashboard</Title>
-      <Tabs value={current} onChange={(v) => v && void navigate({ to: `/dashboard/${v}` as string })}>
-        <Tabs.List>
-          {TABS.map(([key, label]) => (
-            <Tabs.Tab key={key} value={key}>
-              {label}
-            </Tabs.Tab>
-          ))}
-        </Tabs.List>
-      </Tabs>
-      <Outlet />
-    </Stack>
-  );
+  return <TabsLayout title="Dashboard" base="/dashboard" tabs={TABS} fallback="recent-activity" />;
 }

@@ -3,24 +3,13 @@
 // id, pending) cannot be printed: the printed id must be the final one, so printing waits for sync
 // and says so.
 import { useState } from 'react';
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Checkbox,
-  Group,
-  ScrollArea,
-  Stack,
-  Table,
-  Text,
-  Tooltip,
-} from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Checkbox, Group, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import type { ScanOrderStatus } from '../../api/enums';
 import { FormError } from '../forms/FormError';
 import { useSubmit } from '../forms/use-submit';
 import { formatDate } from '../lib/format';
 import { isProvisional, shownId, type LabelRow } from './orders-local';
+import { EmptyRows, SyncBadges } from './SyncBadges';
 import { FULL_BADGE, ORDER_STATUS_COLOR, ORDER_STATUS_LABEL, OrdersText } from './texts';
 import { downloadZpl, labelReportPath } from './zpl';
 
@@ -38,20 +27,7 @@ function IdCell({ row }: { row: LabelRow }) {
       >
         {shownId(label)}
       </Text>
-      {(label.$pending ?? 0) > 0 && (
-        <Tooltip label={OrdersText.waitsForSync} multiline w={260}>
-          <Badge styles={FULL_BADGE} color="yellow" variant="light" size="sm">
-            {OrdersText.pending}
-          </Badge>
-        </Tooltip>
-      )}
-      {label.$failed && (
-        <Tooltip label={label.$failed} multiline w={260}>
-          <Badge styles={FULL_BADGE} color="red" variant="light" size="sm">
-            {OrdersText.notSaved}
-          </Badge>
-        </Tooltip>
-      )}
+      <SyncBadges row={label} variant="light" pendingHint={OrdersText.waitsForSync} />
     </Group>
   );
 }
@@ -113,12 +89,7 @@ export function LabelTable({ rows, empty }: { rows: LabelRow[]; empty: string })
 
   const download = () => run(() => downloadZpl(printable));
 
-  if (rows.length === 0)
-    return (
-      <Text c="dimmed" ta="center" py="xl">
-        {empty}
-      </Text>
-    );
+  if (rows.length === 0) return <EmptyRows text={empty} />;
 
   return (
     <Stack gap="sm">

@@ -1,13 +1,14 @@
 // Scan orders as a table (Pending Orders, Order History): slide, pipeline, studies, status, the list's
 // expiration, a link to the printable order report, and 'Set active' where §4.5 allows a change by
 // hand (only to active, only for orders of the user's own organization).
-import { Anchor, Badge, Button, Group, ScrollArea, Table, Text, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Button, Group, ScrollArea, Table, Text } from '@mantine/core';
 import { asSubject } from '../../access';
 import type { ScanOrderStatus } from '../../api/enums';
 import { formatDate } from '../lib/format';
 import { useAbility } from '../session/ability';
 import { useMutations } from '../sync/hooks';
 import { shownId, type OrderRow } from './orders-local';
+import { EmptyRows, SyncBadges } from './SyncBadges';
 import { FULL_BADGE, ORDER_STATUS_COLOR, ORDER_STATUS_LABEL, OrdersText } from './texts';
 
 export function OrderStatusBadge({ status }: { status: ScanOrderStatus }) {
@@ -21,12 +22,7 @@ export function OrderStatusBadge({ status }: { status: ScanOrderStatus }) {
 export function OrderTable({ rows, empty }: { rows: OrderRow[]; empty: string }) {
   const { ability } = useAbility();
   const mutations = useMutations();
-  if (rows.length === 0)
-    return (
-      <Text c="dimmed" ta="center" py="xl">
-        {empty}
-      </Text>
-    );
+  if (rows.length === 0) return <EmptyRows text={empty} />;
   return (
     <ScrollArea>
       <Table striped highlightOnHover verticalSpacing="xs" miw={760}>
@@ -65,18 +61,7 @@ export function OrderTable({ rows, empty }: { rows: OrderRow[]; empty: string })
                 <Table.Td>
                   <Group gap={4} wrap="nowrap">
                     <OrderStatusBadge status={status} />
-                    {(order.$pending ?? 0) > 0 && (
-                      <Badge styles={FULL_BADGE} color="yellow" variant="outline" size="sm">
-                        {OrdersText.pending}
-                      </Badge>
-                    )}
-                    {order.$failed && (
-                      <Tooltip label={order.$failed} multiline w={260}>
-                        <Badge styles={FULL_BADGE} color="red" variant="outline" size="sm">
-                          {OrdersText.notSaved}
-                        </Badge>
-                      </Tooltip>
-                    )}
+                    <SyncBadges row={order} variant="outline" />
                   </Group>
                 </Table.Td>
                 <Table.Td>{formatDate(order.createdAt)}</Table.Td>

@@ -1,4 +1,5 @@
-// A page title with tabs that are child routes (orders, account settings, administrator, setup).
+// A page title with tabs that are child routes (dashboard, orders, account settings, administrator,
+// setup). The tab whose path the URL starts with is marked, the longest such path first.
 import { Stack, Tabs, Title } from '@mantine/core';
 import { Outlet, useLocation, useNavigate } from '@tanstack/react-router';
 
@@ -6,10 +7,14 @@ export function TabsLayout({
   title,
   base,
   tabs,
+  fallback,
 }: {
   title: string;
   base: string;
-  tabs: Array<[string, string]>;
+  /** [path below `base`, label] in the order shown. */
+  tabs: ReadonlyArray<readonly [string, string]>;
+  /** The tab marked when the URL matches none (the bare `base`); none is marked without it. */
+  fallback?: string;
 }) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
@@ -19,7 +24,7 @@ export function TabsLayout({
   return (
     <Stack gap="md">
       <Title order={2}>{title}</Title>
-      <Tabs value={current ?? null} onChange={(v) => v && void navigate({ to: `${base}/${v}` })}>
+      <Tabs value={current ?? fallback ?? null} onChange={(v) => v && void navigate({ to: `${base}/${v}` })}>
         <Tabs.List>
           {tabs.map(([key, label]) => (
             <Tabs.Tab key={key} value={key}>

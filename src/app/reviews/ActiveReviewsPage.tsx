@@ -2,27 +2,15 @@
 // group still in progress (progress = actioned share of total, §4.4), then a Completed Reviews strip
 // and a Completed QC strip. Read from the local store, so it works offline and shows decisions made
 // here before they reach the server.
-import {
-  Badge,
-  Card,
-  Center,
-  Group,
-  Progress,
-  ScrollArea,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-  Tooltip,
-  UnstyledButton,
-} from '@mantine/core';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Badge, Card, Group, Progress, ScrollArea, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Link } from '@tanstack/react-router';
 import { canRequestReview } from '../../access/menu';
 import { Denied, Misc } from '../../api/messages';
 import { qcPercentage, reviewStatusText, type ReviewGroupCounts } from '../../api/reviews';
 import type { User } from '../../api/users';
 import { readRows } from '../../local/read';
 import { formatDate } from '../lib/format';
+import { ModalTile } from '../shell/ModalTile';
 import { useAbility } from '../session/ability';
 import { useLocalQuery, useObserved } from '../sync/hooks';
 import { REQUEST_REVIEW_TITLE } from './RequestReviewModal';
@@ -33,43 +21,20 @@ const COMPLETED_REVIEWS = 10;
 const COMPLETED_QC = 5;
 
 function RequestTile() {
-  const navigate = useNavigate();
   const { ability, me } = useAbility();
-  const allowed = canRequestReview(ability, me);
-  const open = () => {
-    const url = new URL(window.location.href);
-    url.searchParams.set('request-review', '');
-    void navigate({ href: `${url.pathname}${url.search}` });
-  };
-  const tile = (
-    <UnstyledButton onClick={open} disabled={!allowed} aria-label={REQUEST_REVIEW_TITLE} h="100%" w="100%">
-      <Card withBorder radius="md" h="100%" style={{ borderStyle: 'dashed', opacity: allowed ? 1 : 0.5 }}>
-        <Center h="100%" mih={120}>
-          <Stack gap={2} align="center">
-            <Text size="xl" fw={700} c="tessera.7">
-              +
-            </Text>
-            <Text fw={600}>{REQUEST_REVIEW_TITLE}</Text>
-          </Stack>
-        </Center>
-      </Card>
-    </UnstyledButton>
-  );
-  if (allowed) return tile;
   return (
-    <Tooltip
-      label={
+    <ModalTile
+      title={REQUEST_REVIEW_TITLE}
+      param="request-review"
+      allowed={canRequestReview(ability, me)}
+      deniedLabel={
         <Stack gap={2}>
           <Text size="sm">{Denied.noReviewPermission}</Text>
           <Text size="sm">{Denied.contactAdmin}</Text>
         </Stack>
       }
-      multiline
-      w={280}
-      openDelay={300}
-    >
-      <div>{tile}</div>
-    </Tooltip>
+      minHeight={120}
+    />
   );
 }
 

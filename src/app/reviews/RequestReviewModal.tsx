@@ -18,12 +18,12 @@ import {
   Text,
   Tooltip,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { canRequestReview } from '../../access/menu';
 import type { Review } from '../../api/entities';
 import { Denied, Misc, ReviewQcText, StudyText, Toasts, extractMessage } from '../../api/messages';
 import { localDb } from '../../local/db';
 import { whenSettled } from '../../local/outbox';
+import { settleToast, showProgressToast } from '../lib/toast';
 import { SAVED_OFFLINE } from '../studies/NewStudyModal';
 import { useAbility } from '../session/ability';
 import { useMe } from '../session/session-context';
@@ -86,12 +86,7 @@ export function RequestReviewModal({
   const submit = async () => {
     setBusy(true);
     setError(undefined);
-    const toast = notifications.show({
-      loading: true,
-      title: Toasts.requestingReview,
-      message: '',
-      autoClose: false,
-    });
+    const toast = showProgressToast(Toasts.requestingReview);
     try {
       const group = crypto.randomUUID();
       const now = new Date().toISOString();
@@ -130,14 +125,7 @@ export function RequestReviewModal({
     } catch (err) {
       const message = extractMessage(err);
       setError(message);
-      notifications.update({
-        id: toast,
-        loading: false,
-        color: 'red',
-        title: Toasts.error,
-        message,
-        autoClose: 5000,
-      });
+      settleToast(toast, 'red', Toasts.error, message);
     } finally {
       setBusy(false);
     }
@@ -145,16 +133,12 @@ export function RequestReviewModal({
 
   const finish = (toast: string, queued: boolean) => {
     const names = filled.map((id) => nameOf(users, id, Misc.unavailableUser)).join(', ');
-    notifications.update({
-      id: toast,
-      loading: false,
-      color: 'green',
-      title: Toasts.reviewRequested,
-      message: queued
-        ? `${Toasts.reviewRequestedText(names)} ${SAVED_OFFLINE}`
-        : Toasts.reviewRequestedText(names),
-      autoClose: 5000,
-    });
+    settleToast(
+      toast,
+      'green',
+      Toasts.reviewRequested,
+      queued ? `${Toasts.reviewRequestedText(names)} ${SAVED_OFFLINE}` : Toasts.reviewRequestedText(names),
+    );
   };
 
   const denied = (

@@ -4,12 +4,12 @@
 // study is kept on this device and shows as pending until it is sent.
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { STUDY_NAME_MAX } from '../../api/constants';
 import { StudyText, extractMessage } from '../../api/messages';
 import { StudyRuleText } from '../../api/studies';
 import { localDb } from '../../local/db';
 import { whenSettled } from '../../local/outbox';
+import { settleToast, showProgressToast } from '../lib/toast';
 import { useMe } from '../session/session-context';
 import { useMutations } from '../sync/hooks';
 import { newStudyPreview } from './studies-local';
@@ -38,12 +38,7 @@ export function NewStudyModal({ opened, onClose }: { opened: boolean; onClose():
   const create = async () => {
     setBusy(true);
     setError(undefined);
-    const toast = notifications.show({
-      loading: true,
-      title: StudyText.creating,
-      message: trimmed,
-      autoClose: false,
-    });
+    const toast = showProgressToast(StudyText.creating, trimmed);
     try {
       const { entry } = await mutations.create('studies', { name: trimmed }, newStudyPreview(me));
       const outcome = navigator.onLine ? await whenSettled(localDb(), entry.id, ANSWER_WAIT_MS) : undefined;
@@ -52,26 +47,12 @@ export function NewStudyModal({ opened, onClose }: { opened: boolean; onClose():
         await mutations.discard(entry.id);
         throw new Error(outcome.message);
       }
-      notifications.update({
-        id: toast,
-        loading: false,
-        color: 'green',
-        title: StudyText.created,
-        message: outcome?.state === 'sent' ? trimmed : SAVED_OFFLINE,
-        autoClose: 5000,
-      });
+      settleToast(toast, 'green', StudyText.created, outcome?.state === 'sent' ? trimmed : SAVED_OFFLINE);
       close();
     } catch (err) {
       const message = extractMessage(err);
       setError(message);
-      notifications.update({
-        id: toast,
-        loading: false,
-        color: 'red',
-        title: StudyText.createError,
-        message,
-        autoClose: 5000,
-      });
+      settleToast(toast, 'red', StudyText.createError, message);
     } finally {
       setBusy(false);
     }

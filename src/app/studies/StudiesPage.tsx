@@ -2,18 +2,7 @@
 // the study cards, read from the local store (so the list and its filters work offline, with studies
 // waiting to be sent marked as such), 25 per page.
 import { useEffect, useMemo, useState } from 'react';
-import {
-  Card,
-  Center,
-  Pagination,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-  Tooltip,
-  UnstyledButton,
-} from '@mantine/core';
-import { useNavigate } from '@tanstack/react-router';
+import { Center, Pagination, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { canCreateStudy, type AppAbility, type Me } from '../../access';
 import { Denied, Misc, Session } from '../../api/messages';
 import { useAbility } from '../session/ability';
@@ -21,38 +10,21 @@ import type { Organization } from '../../api/users';
 import { readRows } from '../../local/read';
 import { FilterBar } from '../filters/FilterBar';
 import { useFilters } from '../filters/filter-state';
+import { ModalTile } from '../shell/ModalTile';
 import { useLocalQuery } from '../sync/hooks';
 import { NEW_STUDY_TITLE } from './NewStudyModal';
 import { StudyCard } from './StudyCard';
 import { readStudyPage, STUDIES_PER_PAGE } from './studies-local';
 
 function CreateTile({ ability, me }: { ability: AppAbility; me: Me }) {
-  const navigate = useNavigate();
-  const allowed = canCreateStudy(ability, me);
-  const open = () => {
-    const url = new URL(window.location.href);
-    url.searchParams.set('new-study', '');
-    void navigate({ href: `${url.pathname}${url.search}` });
-  };
-  const tile = (
-    <UnstyledButton onClick={open} disabled={!allowed} aria-label={NEW_STUDY_TITLE} h="100%" w="100%">
-      <Card withBorder radius="md" h="100%" style={{ borderStyle: 'dashed', opacity: allowed ? 1 : 0.5 }}>
-        <Center h="100%" mih={90}>
-          <Stack gap={2} align="center">
-            <Text size="xl" fw={700} c="tessera.7">
-              +
-            </Text>
-            <Text fw={600}>{NEW_STUDY_TITLE}</Text>
-          </Stack>
-        </Center>
-      </Card>
-    </UnstyledButton>
-  );
-  if (allowed) return tile;
   return (
-    <Tooltip label={`${Denied.noStudyPermission}. ${Denied.contactAdmin}`} multiline w={280} openDelay={300}>
-      <div>{tile}</div>
-    </Tooltip>
+    <ModalTile
+      title={NEW_STUDY_TITLE}
+      param="new-study"
+      allowed={canCreateStudy(ability, me)}
+      deniedLabel={`${Denied.noStudyPermission}. ${Denied.contactAdmin}`}
+      minHeight={90}
+    />
   );
 }
 
