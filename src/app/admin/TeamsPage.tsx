@@ -38,7 +38,7 @@ export function TeamsPage({ createPath = '/administrator/teams/create' }: { crea
   return (
     <Stack gap="md">
       <AdminListHeader
-        caption={`Teams of ${selected.name}`}
+        caption={<>Teams of {selected.name}</>}
         action="Create New Team"
         deniedReason={createDenied}
         onAction={() => void navigate({ to: createPath })}

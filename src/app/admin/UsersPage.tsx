@@ -61,7 +61,7 @@ export function UsersPage() {
   return (
     <Stack gap="md">
       <AdminListHeader
-        caption={`Users of ${selected.name} and its teams`}
+        caption={<>Users of {selected.name} and its teams</>}
         action="Invite user"
         deniedReason={inviteDenied}
         onAction={() => setInviting(true)}
