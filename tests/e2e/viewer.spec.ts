@@ -33,6 +33,12 @@ async function canvasSpread(page: Page): Promise<number> {
   });
 }
 
+/** The stored content of this image's annotation with that name, as the API answers it. */
+async function annotationContent(page: Page, imageId: string, name: string): Promise<unknown> {
+  const res = await page.request.get(`/v2/annotations?imageId=${imageId}&limit=100`);
+  return (await res.json()).result.find((a: { name: string }) => a.name === name)?.content;
+}
+
 test('a brightfield slide opens in the viewer, zooms to 1:1 and shows tissue', async ({ page }) => {
   await signIn(page);
   const s = slides().brightfield;
@@ -129,14 +135,7 @@ test('a region drawn on the slide is saved as an annotation, follows the zoom an
   await expect(region).toHaveCount(1);
   // Stored on the server as a closed polygon in image pixels, with its note.
   await expect
-    .poll(
-      async () => {
-        const res = await page.request.get(`/v2/annotations?imageId=${s.imageId}&limit=100`);
-        const mine = (await res.json()).result.find((a: { name: string }) => a.name === name);
-        return mine?.content;
-      },
-      { timeout: 20_000 },
-    )
+    .poll(() => annotationContent(page, s.imageId, name), { timeout: 20_000 })
     .toMatchObject({
       type: 'Feature',
       geometry: { type: 'Polygon' },
@@ -167,13 +166,6 @@ test('a region drawn on the slide is saved as an annotation, follows the zoom an
   await item.getByLabel('Edit annotation').fill('Invasive front, budding');
   await item.getByRole('button', { name: 'Save' }).click();
   await expect
-    .poll(
-      async () => {
-        const res = await page.request.get(`/v2/annotations?imageId=${s.imageId}&limit=100`);
-        const mine = (await res.json()).result.find((a: { name: string }) => a.name === name);
-        return mine?.content;
-      },
-      { timeout: 20_000 },
-    )
+    .poll(() => annotationContent(page, s.imageId, name), { timeout: 20_000 })
     .toMatchObject({ geometry: { type: 'Polygon' }, properties: { text: 'Invasive front, budding' } });
 });

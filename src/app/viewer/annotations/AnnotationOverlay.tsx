@@ -6,7 +6,6 @@ import { ActionIcon, Button, Group, Modal, Stack, TextInput, Textarea, Tooltip }
 import type OpenSeadragon from 'openseadragon';
 import { ANNOTATION_NAME_MAX } from '../../../api/annotations';
 import { AnnotationUiText } from '../../../api/messages';
-import { useMutations } from '../../sync/hooks';
 import {
   noteOf,
   outlineArea,
@@ -16,7 +15,7 @@ import {
   type Outline,
   type Point,
 } from './regions';
-import { useImageAnnotations } from './useImageAnnotations';
+import { useAddAnnotation, useImageAnnotations } from './useImageAnnotations';
 
 type Osd = typeof OpenSeadragon;
 
@@ -74,7 +73,7 @@ export function AnnotationOverlay({
   reviewId?: string;
 }) {
   const { rows, queued } = useImageAnnotations(imageId);
-  const mutations = useMutations();
+  const addAnnotation = useAddAnnotation(imageId, reviewId);
   const [osd, setOsd] = useState<Osd>();
   const [mapping, setMapping] = useState<Mapping>();
   const [shown, setShown] = useState(true);
@@ -143,18 +142,7 @@ export function AnnotationOverlay({
 
   const save = async () => {
     if (!drawn) return;
-    await mutations.enqueue({
-      method: 'POST',
-      path: '/annotations',
-      body: {
-        annotation: {
-          imageId,
-          name: name.trim(),
-          content: regionContent(drawn, note.trim()),
-          ...(reviewId ? { reviewId } : {}),
-        },
-      },
-    });
+    await addAnnotation(name, regionContent(drawn, note.trim()));
     setDrawn(undefined);
     setName('');
     setNote('');

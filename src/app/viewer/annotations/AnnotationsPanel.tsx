@@ -11,7 +11,7 @@ import { formatDate } from '../../lib/format';
 import { useMe } from '../../session/session-context';
 import { useMutations } from '../../sync/hooks';
 import { noteOf, outlinesOf, withNote } from './regions';
-import { useImageAnnotations } from './useImageAnnotations';
+import { useAddAnnotation, useImageAnnotations } from './useImageAnnotations';
 
 /** A note's title: its name, else whether it outlines a region or only notes something. */
 const titleOf = (name: string | undefined, content: unknown) =>
@@ -21,6 +21,7 @@ export function AnnotationsPanel({ imageId, reviewId }: { imageId: string; revie
   const me = useMe();
   const mutations = useMutations();
   const { list, rows, queued } = useImageAnnotations(imageId);
+  const addAnnotation = useAddAnnotation(imageId, reviewId);
   const [name, setName] = useState('');
   const [text, setText] = useState('');
   const [editing, setEditing] = useState<string>();
@@ -32,18 +33,7 @@ export function AnnotationsPanel({ imageId, reviewId }: { imageId: string; revie
   const add = async () => {
     const note = text.trim();
     if (!note) return;
-    await mutations.enqueue({
-      method: 'POST',
-      path: '/annotations',
-      body: {
-        annotation: {
-          imageId,
-          name: name.trim(),
-          content: { text: note },
-          ...(reviewId ? { reviewId } : {}),
-        },
-      },
-    });
+    await addAnnotation(name, { text: note });
     setName('');
     setText('');
   };

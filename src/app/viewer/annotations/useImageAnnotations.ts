@@ -7,7 +7,7 @@ import type { Annotation } from '../../../api/entities';
 import type { ListResult } from '../../../api/lists';
 import type { OutboxEntry } from '../../../local/db';
 import { api } from '../../lib/api';
-import { useObserved } from '../../sync/hooks';
+import { useMutations, useObserved } from '../../sync/hooks';
 
 export interface QueuedAnnotation {
   id: string;
@@ -55,4 +55,15 @@ export function useImageAnnotations(imageId: string) {
     void refetch();
   }, [pendingCount, refetch]);
   return { list, rows: list.data?.result ?? [], queued };
+}
+
+/** Adds an annotation to the image through the outbox (offline too); in a review, it belongs to it. */
+export function useAddAnnotation(imageId: string, reviewId?: string) {
+  const mutations = useMutations();
+  return (name: string, content: unknown) =>
+    mutations.enqueue({
+      method: 'POST',
+      path: '/annotations',
+      body: { annotation: { imageId, name: name.trim(), content, ...(reviewId ? { reviewId } : {}) } },
+    });
 }
