@@ -1,13 +1,16 @@
 // Offline-first benchmark (issue 4): with 10,000 slides (scan groups) and 2,000 studies on the server,
 // measures in Debian's Chromium against the real server:
-//   - initial sync: sign-in → every kind mirrored (the local store starts empty);
-//   - first rendered row of /dashboard/studies from the local store, and with the local store emptied
-//     (network first), in the same run; /dashboard/slides as it is today (a network list until the
-//     local-first slides page lands) plus the local read of its first 10 rows;
-//   - replay of 1,000 queued mutations (study creates), checked exactly once on the server.
-// Usage: npm run build && npx tsx bench/offline.ts [--pg]   (PORT=8291 by default; a temp data dir,
-// deleted after; --profile prints the page's hot functions during each measured step; --pg runs the server on a fresh PostgreSQL database at TEST_PG_URL's server instead
-// of the embedded PGlite, which writes one request at a time).
+//   - initial sync: sign-in → every kind pulled to its last page (the local store starts empty);
+//   - first rendered row of /dashboard/studies and of /dashboard/slides (both read the mirror), each
+//     from the local store (page load and the dashboard's tab) and with that kind's mirror emptied
+//     (network first: the page's pull of the kind), in the same run;
+//   - replay of 1,000 queued study creates while /dashboard/studies is open (BENCH_REPLAY_PAGE), checked
+//     exactly once on the server, against the server alone taking the same creates from Node.
+// Usage: DIST_DIR=/tmp/dist-x npm run build && DIST_DIR=/tmp/dist-x npx tsx bench/offline.ts [--pg]
+//   [--profile] [--replay-only]   (PORT=8291 by default; a temp data dir, deleted after.) --pg runs the
+//   server on a fresh PostgreSQL database at TEST_PG_URL's server instead of the embedded PGlite, which
+//   writes one request at a time; --profile prints the page's hot functions (source lines) in each
+//   measured step; --replay-only skips the first-row measurements; BENCH_REPLAYS sets the queue length.
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -17,6 +20,8 @@ import { chromium, type Page } from '@playwright/test';
 import pg from 'pg';
 import { SYNC_KINDS } from '../src/api/sync';
 import { printHotspots, type CpuProfile } from './lib/hotspots';
+import { refsOf, type MirrorRow, type OutboxEntry } from '../src/local/db';
+import { rebuildRow } from '../src/local/effects';
 import { openDatabase } from '../src/server/db/client';
 import { organizations, scanGroups, studies, users } from '../src/server/db/schema';
 
@@ -201,6 +206,34 @@ const ALL_PULLED = `if (!db.objectStoreNames.contains('cursors')) return resolve
   r.onsuccess = () => { const done = new Set(r.result.filter((c) => c.syncedAt).map((c) => c.kind)); resolve(arg.every((k) => done.has(k))); };
   r.onerror = () => resolve(false);`;
 
+/** `n` study creates as createEntity queues them: the entry (its own id, the row's temporary id as
+ * target, refs) and the row shown as pending until the server answers. */
+function craftCreates(n: number, prefix: string): { entries: OutboxEntry[]; rows: MirrorRow[] } {
+  const entries: OutboxEntry[] = [];
+  const rows: MirrorRow[] = [];
+  for (let i = 0; i < n; i++) {
+    const rowId = crypto.randomUUID();
+    const entry: OutboxEntry = {
+      id: crypto.randomUUID(),
+      seq: i + 1,
+      method: 'POST',
+      path: '/studies',
+      body: { study: { name: `${prefix} ${i}` } },
+      baseVersion: null,
+      createdAt: new Date().toISOString(),
+      attempts: 0,
+      state: 'pending',
+      target: `studies:${rowId}`,
+    };
+    entry.refs = refsOf(entry);
+    entries.push(entry);
+    const row = rebuildRow(rowId, null, [entry]);
+    if (!row) throw new Error('a create builds a row');
+    rows.push(row);
+  }
+  return { entries, rows };
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
@@ -315,16 +348,20 @@ async function main(): Promise<void> {
       );
     }
 
-    // 1,000 mutations queued offline, then replayed.
+    // 1,000 mutations queued offline, then replayed: study creates written as outbox.ts writes them
+    // (entry with its refs, and the pending row it shows, built by the app's own functions), straight
+    // into IndexedDB (the page's bundle is not reachable from here), then the network comes back.
     const stamp = Date.now();
     await page.goto(REPLAY_PAGE);
     await context.setOffline(true);
+    const queued = craftCreates(REPLAYS, `Replay ${stamp}`);
     await idb(
       page,
-      `const tx = db.transaction('outbox', 'readwrite'); const s = tx.objectStore('outbox');
-       for (let i = 0; i < arg.n; i++) { const id = crypto.randomUUID(); s.add({ id, seq: i + 1, method: 'POST', path: '/studies', body: { study: { name: 'Replay ' + arg.stamp + ' ' + i } }, baseVersion: null, createdAt: new Date().toISOString(), attempts: 0, state: 'pending', target: 'studies:' + id }); }
-       tx.oncomplete = () => resolve(true);`,
-      { n: REPLAYS, stamp },
+      `const tx = db.transaction(['outbox', 'studies'], 'readwrite');
+       for (const e of arg.entries) tx.objectStore('outbox').add(e);
+       for (const r of arg.rows) tx.objectStore('studies').put(r);
+       tx.oncomplete = () => resolve(true); tx.onerror = () => reject(tx.error);`,
+      queued,
     );
     const r0 = Date.now();
     const answers: number[] = [];
