@@ -167,6 +167,7 @@ export const AnnotationUiText = {
 
 /** Administration, setup and account screens (issue 10): texts of our own (docs/decisions.md). */
 export const AdminText = {
+  resendInvitation: 'Resend invitation',
   removeUserTitle: 'Remove user',
   removeUserConfirm: (name: string) =>
     `Remove ${name}? They will no longer be able to sign in. What they created stays in the organization.`,

@@ -7,6 +7,8 @@ import { Badge, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/co
 import { notifications } from '@mantine/notifications';
 import { asSubject, denialMessage } from '../../access';
 import { AdminText, Denied, extractMessage } from '../../api/messages';
+import { UserText } from '../../api/organizations';
+import { api } from '../lib/api';
 import { useAbility } from '../session/ability';
 import { useMutations } from '../sync/hooks';
 import {
@@ -56,6 +58,19 @@ export function UsersPage() {
   );
   const inviteDenied = inviteTargets.length ? undefined : Denied.noCreatePermission;
   const orgOf = (id: string) => all.find((o) => o.id === id);
+  // Sent at once, like the invitation itself: the server says whether the e-mail went out.
+  const resend = async (u: LocalUser) => {
+    try {
+      await api('POST', `/users/${encodeURIComponent(u.id)}/invitation`, { body: {} });
+      notifications.show({
+        color: 'green',
+        message: UserText.invitationResent(u.email),
+        autoClose: TOAST_MS,
+      });
+    } catch (e) {
+      notifications.show({ color: 'red', title: 'Error', message: extractMessage(e), autoClose: TOAST_MS });
+    }
+  };
   const editingUser = users?.find((u) => u.id === editing);
   const removingUser = users?.find((u) => u.id === removing);
   return (
@@ -95,6 +110,18 @@ export function UsersPage() {
                 onClick={() => setEditing(u.id)}
                 ariaLabel={`Modify ${u.email}`}
               />
+              {u.status !== 'active' && (
+                <RowAction
+                  label={AdminText.resendInvitation}
+                  deniedReason={denialMessage(
+                    ability,
+                    'create',
+                    asSubject('User', { organizationId: u.organizationId }),
+                  )}
+                  onClick={() => void resend(u)}
+                  ariaLabel={`${AdminText.resendInvitation} to ${u.email}`}
+                />
+              )}
               <RowAction
                 label="Remove"
                 color="red"
