@@ -32,8 +32,8 @@ export async function sha1Base64(body: Blob | ArrayBuffer | ArrayBufferView): Pr
 }
 
 /**
- * Frees a chunk's bytes now instead of at the next garbage collection, which let the page's memory
- * climb by several 64 MiB chunks (ArrayBuffer.prototype.transfer, where the browser has it).
+ * Frees a hashed chunk's 64 MiB now rather than whenever the garbage collector comes to it
+ * (ArrayBuffer.prototype.transfer, where the browser has it): at most the chunk being hashed is held.
  */
 function release(buf: ArrayBuffer): void {
   (buf as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer?.(0);
