@@ -19,7 +19,6 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { canRequestReview } from '../../access/menu';
-import type { Review } from '../../api/entities';
 import { Denied, Misc, ReviewQcText, StudyText, Toasts, extractMessage } from '../../api/messages';
 import { localDb } from '../../local/db';
 import { whenSettled } from '../../local/outbox';
@@ -28,6 +27,7 @@ import { SAVED_OFFLINE } from '../studies/NewStudyModal';
 import { useAbility } from '../session/ability';
 import { useMe } from '../session/session-context';
 import { useMutations, useObserved } from '../sync/hooks';
+import { newReviewPreview } from './review-preview';
 import { nameOf, readRequestSource } from './reviews-local';
 
 export const REQUEST_REVIEW_TITLE = 'Request Review';
@@ -94,19 +94,7 @@ export function RequestReviewModal({
       for (const imageId of imageIds)
         for (const reviewerId of filled) {
           const fields: Record<string, unknown> = { reviewGroupUUID: group, imageId, reviewerId, type: kind };
-          const preview: Partial<Review> = {
-            creatorUserId: me.user.id,
-            organizationId: me.organization.id,
-            status: 'pending',
-            comment: '',
-            qc: kind === 'qc',
-            visibility: 'public',
-            assigneeUserIds: [],
-            assigneeOrgIds: [],
-            inheritedAssignees: [],
-            createdAt: now,
-            updatedAt: now,
-          };
+          const preview = newReviewPreview(me, now, { status: 'pending', comment: '', qc: kind === 'qc' });
           entries.push((await mutations.create('reviews', fields, preview)).entry);
         }
       if (navigator.onLine) {

@@ -38,6 +38,7 @@ import { useLocalQuery, useMutations, useObserved, useOutbox } from '../sync/hoo
 import { ImageCanvas, isViewable } from '../viewer/ViewerPage';
 import { AnnotationsPanel } from '../viewer/annotations/AnnotationsPanel';
 import { GroupCounts } from './ActiveReviewsPage';
+import { newReviewPreview } from './review-preview';
 import { nameOf, readGroup, type GroupImage } from './reviews-local';
 
 /** Quick reasons a QC reviewer taps instead of typing (our list; the spec names none). */
@@ -210,18 +211,7 @@ function DecisionPanel({
       await mutations.create(
         'reviews',
         { reviewGroupUUID: groupId, imageId: item.imageId, type: 'qc', status, comment: text },
-        {
-          creatorUserId: me.user.id,
-          organizationId: me.organization.id,
-          reviewerId: me.user.id,
-          qc: true,
-          visibility: 'public',
-          assigneeUserIds: [],
-          assigneeOrgIds: [],
-          inheritedAssignees: [],
-          createdAt: now,
-          updatedAt: now,
-        },
+        newReviewPreview(me, now, { reviewerId: me.user.id, qc: true }),
       );
     }
     notifications.show({
@@ -337,19 +327,7 @@ function Comments({ item, groupId, users }: { item: GroupImage; groupId: string;
     await mutations.create(
       'reviews',
       { reviewGroupUUID: groupId, imageId: item.imageId, type: 'comment', comment },
-      {
-        creatorUserId: me.user.id,
-        organizationId: me.organization.id,
-        reviewerId: me.user.id,
-        status: 'completed',
-        qc: false,
-        visibility: 'public',
-        assigneeUserIds: [],
-        assigneeOrgIds: [],
-        inheritedAssignees: [],
-        createdAt: now,
-        updatedAt: now,
-      },
+      newReviewPreview(me, now, { reviewerId: me.user.id, status: 'completed', qc: false }),
     );
     setText('');
   };
