@@ -60,14 +60,37 @@ export async function readRows<T>(db: LocalDb, kind: SyncKind, opts: ReadOptions
   return restoreAll<T>(db, kind, await coll.toArray());
 }
 
-/** Visible rows whose indexed `field` equals `value` (an index lookup, not a scan), checked. */
+/**
+ * One page of the visible rows that pass `where`, and how many pass in all. Only the page's rows are
+ * checked and restored: a list of 10 out of 10,000 mirrored rows filters the stored rows and restores
+ * 10, where readRows would restore all of them.
+ */
+export async function readPage<T>(
+  db: LocalDb,
+  kind: SyncKind,
+  opts: ReadOptions & { limit: number },
+): Promise<{ rows: Local<T>[]; count: number }> {
+  const table = db.mirror(kindSpec(kind).table);
+  let coll = opts.orderBy ? table.orderBy(opts.orderBy) : table.toCollection();
+  if (opts.reverse) coll = coll.reverse();
+  const where = opts.where;
+  const passing = (await coll.toArray()).filter((r) => !r.$hidden && (!where || where(r)));
+  const offset = opts.offset ?? 0;
+  return {
+    rows: restoreAll<T>(db, kind, passing.slice(offset, offset + opts.limit)),
+    count: passing.length,
+  };
+}
+
+/** Visible rows whose indexed `field` equals `value`, or any of `values` (an index lookup), checked. */
 export async function readRowsWhere<T>(
   db: LocalDb,
   kind: SyncKind,
   field: string,
-  value: string,
+  value: string | readonly string[],
 ): Promise<Local<T>[]> {
-  const raws = await db.mirror(kindSpec(kind).table).where(field).equals(value).toArray();
+  const index = db.mirror(kindSpec(kind).table).where(field);
+  const raws = await (typeof value === 'string' ? index.equals(value) : index.anyOf([...value])).toArray();
   return restoreAll<T>(
     db,
     kind,

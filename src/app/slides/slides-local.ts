@@ -3,7 +3,7 @@
 // one read and works offline. Also the storage state a card shows (§4.2).
 import type { Image, Reaction, ScanGroup } from '../../api/entities';
 import type { LocalDb } from '../../local/db';
-import { readRows } from '../../local/read';
+import { readPage, readRows, readRowsWhere } from '../../local/read';
 import type { Local } from '../../local/restore';
 import {
   ARCHIVING_WINDOW_DAYS,
@@ -87,7 +87,10 @@ export async function readSlidePage(db: LocalDb, q: SlideQuery): Promise<SlidePa
   const animals = set(f.animalIds);
   const tags = f.tags;
   const archival = set(f.scanGroupArchivalStatus);
-  const all = await readRows<ScanGroup>(db, 'scan-groups', {
+  const limit = q.limit ?? SLIDES_PER_PAGE;
+  const { rows, count } = await readPage<ScanGroup>(db, 'scan-groups', {
+    offset: (q.page - 1) * limit,
+    limit,
     orderBy: 'createdAt',
     reverse: f.sortBy !== 'oldest',
     where: (raw) => {
@@ -113,17 +116,15 @@ export async function readSlidePage(db: LocalDb, q: SlideQuery): Promise<SlidePa
       return true;
     },
   });
-  const limit = q.limit ?? SLIDES_PER_PAGE;
-  const rows = all.slice((q.page - 1) * limit, q.page * limit);
-  const shown = new Set(rows.map((r) => r.id));
+  const shown = rows.map((r) => r.id);
   const [imgs, hearts] = await Promise.all([
-    readRows<Image>(db, 'images', { where: (r) => shown.has(String(r.scanGroupId)) }),
-    readRows<Reaction>(db, 'reactions', { where: (r) => shown.has(String(r.referenceId)) }),
+    readRowsWhere<Image>(db, 'images', 'scanGroupId', shown),
+    readRowsWhere<Reaction>(db, 'reactions', 'referenceId', shown),
   ]);
   const images: Record<string, Local<Image>[]> = {};
   for (const img of imgs) (images[img.scanGroupId ?? ''] ??= []).push(img);
   for (const list of Object.values(images)) list.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   const reactions: Record<string, Local<Reaction>[]> = {};
   for (const r of hearts) (reactions[r.referenceId] ??= []).push(r);
-  return { rows, count: all.length, images, reactions };
+  return { rows, count, images, reactions };
 }

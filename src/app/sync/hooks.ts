@@ -53,6 +53,8 @@ export function useLocalQuery<T>(
       observe(
         () => read(localDb()),
         (value) => queryClient.setQueryData(queryKey, value),
+        undefined,
+        RENDER_EVERY_MS,
       ),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `read` is described by queryKey
     [queryClient, queryKey],
