@@ -22,6 +22,7 @@ import { canRequestReview } from '../../access/menu';
 import { Denied, Misc, ReviewQcText, StudyText, Toasts, extractMessage } from '../../api/messages';
 import { localDb } from '../../local/db';
 import { whenSettled } from '../../local/outbox';
+import { useSubmit } from '../forms/use-submit';
 import { settleToast, showProgressToast } from '../lib/toast';
 import { SAVED_OFFLINE } from '../studies/NewStudyModal';
 import { useAbility } from '../session/ability';
@@ -51,8 +52,7 @@ export function RequestReviewModal({
   const [slideIds, setSlideIds] = useState<string[]>([]);
   const [slots, setSlots] = useState<(string | null)[]>([null]);
   const [kind, setKind] = useState<'standard' | 'qc'>('standard');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, setError, run } = useSubmit();
   const allowed = canRequestReview(ability, accessMe);
   useEffect(() => {
     if (opened) setStudy(studyId ?? null);
@@ -83,41 +83,44 @@ export function RequestReviewModal({
         ? ReviewQcText.fillReviewers
         : undefined;
 
-  const submit = async () => {
-    setBusy(true);
-    setError(undefined);
-    const toast = showProgressToast(Toasts.requestingReview);
-    try {
-      const group = crypto.randomUUID();
-      const now = new Date().toISOString();
-      const entries = [];
-      for (const imageId of imageIds)
-        for (const reviewerId of filled) {
-          const fields: Record<string, unknown> = { reviewGroupUUID: group, imageId, reviewerId, type: kind };
-          const preview = newReviewPreview(me, now, { status: 'pending', comment: '', qc: kind === 'qc' });
-          entries.push((await mutations.create('reviews', fields, preview)).entry);
-        }
-      if (navigator.onLine) {
-        const outcomes = await Promise.all(entries.map((e) => whenSettled(localDb(), e.id, ANSWER_WAIT_MS)));
-        const failed = outcomes.find((o) => o.state === 'failed');
-        if (failed && failed.state === 'failed') {
-          // The request is one act: what the server refused is not left queued.
-          for (const [i, o] of outcomes.entries())
-            if (o.state === 'failed') await mutations.discard(entries[i].id);
-          throw new Error(failed.message);
-        }
-        const queued = outcomes.some((o) => o.state === 'pending');
-        finish(toast, queued);
-      } else finish(toast, true);
-      close();
-    } catch (err) {
-      const message = extractMessage(err);
-      setError(message);
-      settleToast(toast, 'red', Toasts.error, message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = () =>
+    run(async () => {
+      const toast = showProgressToast(Toasts.requestingReview);
+      try {
+        const group = crypto.randomUUID();
+        const now = new Date().toISOString();
+        const entries = [];
+        for (const imageId of imageIds)
+          for (const reviewerId of filled) {
+            const fields: Record<string, unknown> = {
+              reviewGroupUUID: group,
+              imageId,
+              reviewerId,
+              type: kind,
+            };
+            const preview = newReviewPreview(me, now, { status: 'pending', comment: '', qc: kind === 'qc' });
+            entries.push((await mutations.create('reviews', fields, preview)).entry);
+          }
+        if (navigator.onLine) {
+          const outcomes = await Promise.all(
+            entries.map((e) => whenSettled(localDb(), e.id, ANSWER_WAIT_MS)),
+          );
+          const failed = outcomes.find((o) => o.state === 'failed');
+          if (failed && failed.state === 'failed') {
+            // The request is one act: what the server refused is not left queued.
+            for (const [i, o] of outcomes.entries())
+              if (o.state === 'failed') await mutations.discard(entries[i].id);
+            throw new Error(failed.message);
+          }
+          const queued = outcomes.some((o) => o.state === 'pending');
+          finish(toast, queued);
+        } else finish(toast, true);
+        close();
+      } catch (err) {
+        settleToast(toast, 'red', Toasts.error, extractMessage(err));
+        throw err;
+      }
+    });
 
   const finish = (toast: string, queued: boolean) => {
     const names = filled.map((id) => nameOf(users, id, Misc.unavailableUser)).join(', ');

@@ -9,6 +9,7 @@ import { StudyText, extractMessage } from '../../api/messages';
 import { StudyRuleText } from '../../api/studies';
 import { localDb } from '../../local/db';
 import { whenSettled } from '../../local/outbox';
+import { useSubmit } from '../forms/use-submit';
 import { settleToast, showProgressToast } from '../lib/toast';
 import { useMe } from '../session/session-context';
 import { useMutations } from '../sync/hooks';
@@ -24,8 +25,7 @@ export function NewStudyModal({ opened, onClose }: { opened: boolean; onClose():
   const me = useMe();
   const mutations = useMutations();
   const [name, setName] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useSubmit();
   const trimmed = name.trim();
   const tooLong = trimmed.length > STUDY_NAME_MAX;
 
@@ -35,28 +35,24 @@ export function NewStudyModal({ opened, onClose }: { opened: boolean; onClose():
     onClose();
   };
 
-  const create = async () => {
-    setBusy(true);
-    setError(undefined);
-    const toast = showProgressToast(StudyText.creating, trimmed);
-    try {
-      const { entry } = await mutations.create('studies', { name: trimmed }, newStudyPreview(me));
-      const outcome = navigator.onLine ? await whenSettled(localDb(), entry.id, ANSWER_WAIT_MS) : undefined;
-      if (outcome?.state === 'failed') {
-        // The form still holds the name: the user fixes it here rather than in the sync list.
-        await mutations.discard(entry.id);
-        throw new Error(outcome.message);
+  const create = () =>
+    run(async () => {
+      const toast = showProgressToast(StudyText.creating, trimmed);
+      try {
+        const { entry } = await mutations.create('studies', { name: trimmed }, newStudyPreview(me));
+        const outcome = navigator.onLine ? await whenSettled(localDb(), entry.id, ANSWER_WAIT_MS) : undefined;
+        if (outcome?.state === 'failed') {
+          // The form still holds the name: the user fixes it here rather than in the sync list.
+          await mutations.discard(entry.id);
+          throw new Error(outcome.message);
+        }
+        settleToast(toast, 'green', StudyText.created, outcome?.state === 'sent' ? trimmed : SAVED_OFFLINE);
+        close();
+      } catch (err) {
+        settleToast(toast, 'red', StudyText.createError, extractMessage(err));
+        throw err;
       }
-      settleToast(toast, 'green', StudyText.created, outcome?.state === 'sent' ? trimmed : SAVED_OFFLINE);
-      close();
-    } catch (err) {
-      const message = extractMessage(err);
-      setError(message);
-      settleToast(toast, 'red', StudyText.createError, message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <Modal opened={opened} onClose={close} title={NEW_STUDY_TITLE} centered>
