@@ -47,7 +47,9 @@ export function RequestReviewModal({
   const me = useMe();
   const { ability, me: accessMe } = useAbility();
   const mutations = useMutations();
-  const source = useObserved((db) => readRequestSource(db), [opened]);
+  // Closed, it reads nothing: the shell mounts it on every page, and every study, slide, image and user
+  // re-read after each mirror write would slow the whole app (bench/README.md, offline).
+  const source = useObserved((db) => (opened ? readRequestSource(db) : Promise.resolve(undefined)), [opened]);
   const [study, setStudy] = useState<string | null>(studyId ?? null);
   const [slideIds, setSlideIds] = useState<string[]>([]);
   const [slots, setSlots] = useState<(string | null)[]>([null]);
