@@ -25,9 +25,12 @@ export function TabsLayout({
     <Stack gap="md">
       <Title order={2}>{title}</Title>
       <Tabs value={current ?? fallback ?? null} onChange={(v) => v && void navigate({ to: `${base}/${v}` })}>
-        <Tabs.List>
+        {/* One row that scrolls sideways on a narrow screen (a tablet in portrait), never two. */}
+        <Tabs.List
+          style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden', scrollbarWidth: 'none' }}
+        >
           {tabs.map(([key, label]) => (
-            <Tabs.Tab key={key} value={key}>
+            <Tabs.Tab key={key} value={key} style={{ flexShrink: 0 }}>
               {label}
             </Tabs.Tab>
           ))}
