@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
-import { chromiumProcs, cpuByKind, cpuMsOf, rssOf } from './lib/procs';
+import { chromiumProcs, cpuByKind, cpuMsOf, rssOf, rssPartsOf } from './lib/procs';
 import { profilePage, profileWorkers, topSelf } from './lib/worker-profile';
 
 const MiB = 1024 * 1024;
@@ -182,6 +182,8 @@ interface BrowserRun {
   seconds: number;
   /** Peak RSS of the renderer (the page and its workers live there). */
   pagePeak: number;
+  /** The renderer's RSS at its peak by kind of memory. */
+  pageParts: string;
   /** Peak RSS of the browser process (blob storage, the OPFS backend, the network stack). */
   browserPeak: number;
   /** CPU ms per Chromium process kind during the upload. */
@@ -215,8 +217,16 @@ async function browserUpload(
     await page.getByRole('button', { name: 'Upload Images' }).click();
     const name = path.basename(file);
     const procs = () => chromiumProcs(marker);
+    /** What the renderer's RSS was made of at its peak. */
+    let pageParts = '';
+    let pageMax = 0;
     const peakOf = (kind: string) => () =>
-      [...procs()].reduce((n, [pid, k]) => (k === kind ? Math.max(n, rssOf(pid)) : n), 0);
+      [...procs()].reduce((n, [pid, k]) => {
+        if (k !== kind) return n;
+        const rss = rssOf(pid);
+        if (kind === 'renderer' && rss > pageMax) [pageMax, pageParts] = [rss, rssPartsOf(pid)];
+        return Math.max(n, rss);
+      }, 0);
     const profiles = profileDir && profileAs ? await profileWorkers(page) : undefined;
     const pageProfile = profileDir && profileAs ? await profilePage(page) : undefined;
     const cpu = cpuByKind(procs);
@@ -252,7 +262,7 @@ async function browserUpload(
     }
     raw?.before();
     const rawSeconds = raw ? await rawXhrUpload(page, file, raw.token) : undefined;
-    return { seconds, pagePeak: peak, browserPeak, cpu: used, rawSeconds };
+    return { seconds, pagePeak: peak, pageParts, browserPeak, cpu: used, rawSeconds };
   } finally {
     await context.close();
     fs.rmSync(profile, { recursive: true, force: true });
@@ -315,6 +325,9 @@ async function main(): Promise<void> {
     );
     console.log(
       `  page peak RSS    ${smallMiB} MiB file ${mb(smallRun.pagePeak)}, ${bigMiB} MiB file ${mb(big$.pagePeak)}`,
+    );
+    console.log(
+      `  page RSS at peak ${smallMiB} MiB: ${smallRun.pageParts}; ${bigMiB} MiB: ${big$.pageParts}`,
     );
     console.log(
       `  browser process  ${smallMiB} MiB file ${mb(smallRun.browserPeak)}, ${bigMiB} MiB file ${mb(big$.browserPeak)}`,

@@ -14,6 +14,18 @@ export function rssOf(pid: number): number {
   }
 }
 
+/** The parts of a process's RSS (MiB): anonymous memory, mapped files, shared memory. */
+export function rssPartsOf(pid: number): string {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const mib = (key: string) =>
+      Math.round(Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024);
+    return `anon ${mib('RssAnon')}, file ${mib('RssFile')}, shmem ${mib('RssShmem')} MiB`;
+  } catch {
+    return '';
+  }
+}
+
 /** User + system CPU milliseconds of a process so far; 0 when it is gone. */
 export function cpuMsOf(pid: number): number {
   try {

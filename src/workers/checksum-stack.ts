@@ -17,14 +17,7 @@ function base64(bytes: ArrayBuffer): string {
 
 /** SHA-1 of bytes in base64, as the server compares it. */
 export async function sha1Base64(body: Blob | ArrayBuffer | ArrayBufferView): Promise<string> {
-  if (body instanceof Blob) {
-    const read = await body.arrayBuffer();
-    try {
-      return base64(await crypto.subtle.digest('SHA-1', read));
-    } finally {
-      release(read);
-    }
-  }
+  if (body instanceof Blob) return base64(await crypto.subtle.digest('SHA-1', await body.arrayBuffer()));
   const buf = ArrayBuffer.isView(body)
     ? body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength)
     : body;
@@ -32,11 +25,36 @@ export async function sha1Base64(body: Blob | ArrayBuffer | ArrayBufferView): Pr
 }
 
 /**
- * Frees a hashed chunk's 64 MiB now rather than whenever the garbage collector comes to it
- * (ArrayBuffer.prototype.transfer, where the browser has it): at most the chunk being hashed is held.
+ * Reads a Blob into `buf` (grown when too small) through a BYOB reader, so that every chunk of an
+ * upload is read into the same memory: a fresh 64 MiB ArrayBuffer per chunk (`Blob.arrayBuffer()`)
+ * made the page's memory grow with the file, by several chunks that the browser did not give back
+ * (bench/README.md, uploads). Undefined where Blob streams have no BYOB reader.
  */
-function release(buf: ArrayBuffer): void {
-  (buf as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer?.(0);
+async function readReusing(
+  blob: Blob,
+  buf: ArrayBuffer,
+): Promise<{ buf: ArrayBuffer; bytes: Uint8Array<ArrayBuffer> } | undefined> {
+  let reader: ReadableStreamBYOBReader;
+  try {
+    reader = blob.stream().getReader({ mode: 'byob' });
+  } catch {
+    return undefined;
+  }
+  let memory = buf.byteLength >= blob.size ? buf : new ArrayBuffer(blob.size);
+  let filled = 0;
+  try {
+    while (filled < blob.size) {
+      const { value, done } = await reader.read(new Uint8Array(memory, filled, blob.size - filled));
+      if (!value) throw new Error('uploads: the file could not be read');
+      memory = value.buffer as ArrayBuffer; // the read hands the (moved) memory back
+      filled += value.byteLength;
+      if (done) break;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  if (filled !== blob.size) throw new Error('uploads: the file changed while it was read');
+  return { buf: memory, bytes: new Uint8Array(memory, 0, filled) };
 }
 
 /**
@@ -47,6 +65,9 @@ function release(buf: ArrayBuffer): void {
  */
 export class ChunkHasher {
   private ahead: { key: string; digest: Promise<string> } | undefined;
+  /** The memory every chunk is read into; one hash at a time uses it. */
+  private memory: ArrayBuffer = new ArrayBuffer(0);
+  private queue: Promise<unknown> = Promise.resolve();
   constructor(
     private readonly source: Blob | undefined,
     private readonly nextSize: () => number,
@@ -54,23 +75,36 @@ export class ChunkHasher {
 
   take(offset: number, body: Blob): Promise<string> {
     const key = `${offset}:${body.size}`;
-    const digest = this.ahead?.key === key ? this.ahead.digest : sha1Base64(body);
+    const digest = this.ahead?.key === key ? this.ahead.digest : this.hash(body);
     this.ahead = undefined;
     const next = offset + body.size;
     const size = this.nextSize();
     if (this.source && Number.isFinite(offset) && size > 0 && next < this.source.size) {
       const end = Math.min(this.source.size, next + size);
       // Only once this digest is made: two chunks read at once would only compete.
-      const ahead = digest.then(() => sha1Base64(this.source!.slice(next, end)));
+      const ahead = digest.then(() => this.hash(this.source!.slice(next, end)));
       ahead.catch(() => undefined);
       this.ahead = { key: `${next}:${end - next}`, digest: ahead };
     }
     return digest;
   }
 
-  /** Forgets the chunk read ahead (the upload stopped). */
+  /** Forgets the chunk read ahead (the upload stopped) and the memory chunks are read into. */
   clear(): void {
     this.ahead = undefined;
+    this.queue = this.queue.then(() => (this.memory = new ArrayBuffer(0)));
+  }
+
+  /** One chunk at a time, in the shared memory (WebCrypto copies the bytes when called). */
+  private hash(body: Blob): Promise<string> {
+    const run = this.queue.then(async () => {
+      const read = await readReusing(body, this.memory);
+      if (!read) return sha1Base64(body);
+      this.memory = read.buf;
+      return base64(await crypto.subtle.digest('SHA-1', read.bytes));
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 }
 
