@@ -21,6 +21,9 @@ export type Effect =
 
 export const targetKey = (kind: SyncKind, id: string) => `${kind}:${id}`;
 
+/** Where a row created here under a temporary id went once the server gave it its id (meta key). */
+export const movedKey = (kind: SyncKind, temporaryId: string) => `moved:${kind}:${temporaryId}`;
+
 export function parseTarget(target: string | undefined): { spec: KindSpec; id: string } | undefined {
   if (!target) return undefined;
   const at = target.indexOf(':');

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { SyncKind } from '../api/sync';
 import { refsOf, type LocalDb, type OutboxEntry, type OutboxMethod } from './db';
-import { parseTarget, targetKey } from './effects';
+import { movedKey, parseTarget, targetKey } from './effects';
 import { kindSpec } from './kinds';
 import { baseOf, rebuildTarget } from './mirror';
 import { withQuotaRetry } from './quota';
@@ -32,11 +32,14 @@ export interface EnqueueRequest {
 const newId = () => globalThis.crypto.randomUUID();
 
 /** Stores an entry and applies it to the mirror, in one transaction. Returns the stored entry. */
-export async function enqueue(db: LocalDb, request: EnqueueRequest): Promise<OutboxEntry> {
-  const target = parseTarget(request.target);
-  const tables = target ? [db.outbox, db.mirror(target.spec.table)] : [db.outbox];
+export async function enqueue(db: LocalDb, asked: EnqueueRequest): Promise<OutboxEntry> {
+  const parsed = parseTarget(asked.target);
+  const tables = parsed ? [db.outbox, db.meta, db.mirror(parsed.spec.table)] : [db.outbox];
   return withQuotaRetry(db, () =>
     db.transaction('rw', tables, async () => {
+      // A page may still show a row under the temporary id the replay has just replaced: the change
+      // goes to the row under its server id, or it would reach the server for an id it never knew.
+      const { request, target } = await followMoved(db, asked, parsed);
       const last = await db.outbox.orderBy('seq').last();
       const current = target ? await db.mirror(target.spec.table).get(target.id) : undefined;
       const base = baseOf(current);
@@ -60,6 +63,27 @@ export async function enqueue(db: LocalDb, request: EnqueueRequest): Promise<Out
       return entry;
     }),
   );
+}
+
+/** The request aimed at the row's server id when its temporary id has been replaced meanwhile. */
+async function followMoved(
+  db: LocalDb,
+  request: EnqueueRequest,
+  target: ReturnType<typeof parseTarget>,
+): Promise<{ request: EnqueueRequest; target: ReturnType<typeof parseTarget> }> {
+  if (!target || (await db.mirror(target.spec.table).get(target.id))) return { request, target };
+  const moved = (await db.meta.get(movedKey(target.spec.kind, target.id)))?.value;
+  if (typeof moved !== 'string' || moved === target.id) return { request, target };
+  const swap = (text: string) => text.split(target.id).join(moved);
+  return {
+    request: {
+      ...request,
+      path: swap(request.path),
+      body: request.body === undefined ? undefined : JSON.parse(swap(JSON.stringify(request.body))),
+      target: targetKey(target.spec.kind, moved),
+    },
+    target: { ...target, id: moved },
+  };
 }
 
 export interface SetChanges {

@@ -4,6 +4,7 @@
 import { liveQuery } from 'dexie';
 import type { SyncKind } from '../api/sync';
 import type { LocalDb, MirrorRow, OutboxEntry } from './db';
+import { movedKey } from './effects';
 import { kindSpec } from './kinds';
 import { listEntries } from './outbox';
 import { restoreRow, type Local } from './restore';
@@ -112,8 +113,7 @@ export async function countRows(
   return table.filter((r) => !r.$hidden && where(r)).count();
 }
 
-/** Where a row created here under a temporary id went once the server gave it its id. */
-export const movedKey = (kind: SyncKind, temporaryId: string) => `moved:${kind}:${temporaryId}`;
+export { movedKey };
 
 /** One row by id; a temporary id the server has since replaced leads to the row under its new id. */
 export async function readRow<T>(db: LocalDb, kind: SyncKind, id: string): Promise<Local<T> | undefined> {

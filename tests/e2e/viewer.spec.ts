@@ -142,12 +142,14 @@ test('a region drawn on the slide is saved as an annotation, follows the zoom an
       properties: { text: 'Invasive front' },
     });
 
+  // Saved: drawn solid (no longer the dashed queued outline, which the stored one replaces).
+  await expect(region).not.toHaveAttribute('stroke-dasharray', /./, { timeout: 20_000 });
   // Zooming to 1:1 scales the outline with the slide.
-  const before = (await region.boundingBox())!;
+  const width = async () => (await region.boundingBox())?.width ?? 0;
+  await expect.poll(width, { timeout: 20_000 }).toBeGreaterThan(0);
+  const before = await width();
   await page.getByRole('button', { name: '1:1' }).click();
-  await expect
-    .poll(async () => (await region.boundingBox())?.width ?? 0, { timeout: 20_000 })
-    .not.toBeCloseTo(before.width, 0);
+  await expect.poll(width, { timeout: 20_000 }).not.toBeCloseTo(before, 0);
 
   // A new visit draws it again; the eye hides and shows the regions.
   await page.reload();
