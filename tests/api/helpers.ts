@@ -12,7 +12,7 @@ import { loadConfig, type Config } from '../../src/server/config';
 import { openDatabase, type Database } from '../../src/server/db/client';
 
 export const ADMIN = { email: 'admin@lab.test', password: 'correct horse battery' };
-const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 let pgAnswers: Promise<boolean> | undefined;
 async function postgresAvailable(): Promise<boolean> {
