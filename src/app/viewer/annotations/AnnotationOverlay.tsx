@@ -15,7 +15,7 @@ import {
   type Outline,
   type Point,
 } from './regions';
-import { useAddAnnotation, useImageAnnotations } from './useImageAnnotations';
+import { shownContent, useAddAnnotation, useImageAnnotations } from './useImageAnnotations';
 
 type Osd = typeof OpenSeadragon;
 
@@ -72,7 +72,7 @@ export function AnnotationOverlay({
   imageId: string;
   reviewId?: string;
 }) {
-  const { rows, queued } = useImageAnnotations(imageId);
+  const { rows, edits, creates } = useImageAnnotations(imageId);
   const addAnnotation = useAddAnnotation(imageId, reviewId);
   const [osd, setOsd] = useState<Osd>();
   const [mapping, setMapping] = useState<Mapping>();
@@ -148,18 +148,19 @@ export function AnnotationOverlay({
     setNote('');
   };
 
-  const edits = new Map(
-    queued.filter((q) => q.method === 'PATCH' && !q.error).map((q) => [q.annotationId, q.content]),
-  );
   const shapes: Shape[] = [
-    ...rows.map((a) => ({
-      key: a.id,
-      name: a.name || noteOf(edits.get(a.id) ?? a.content),
-      outlines: outlinesOf(edits.get(a.id) ?? a.content),
-      pending: edits.has(a.id),
-    })),
-    ...queued
-      .filter((q) => q.method === 'POST' && !q.error)
+    ...rows.map((a) => {
+      const edit = edits.get(a.id);
+      const content = shownContent(a, edit);
+      return {
+        key: a.id,
+        name: a.name || noteOf(content),
+        outlines: outlinesOf(content),
+        pending: !!edit && !edit.error,
+      };
+    }),
+    ...creates
+      .filter((q) => !q.error)
       .map((q) => ({
         key: q.id,
         name: q.name || noteOf(q.content),

@@ -11,7 +11,7 @@ import { formatDate } from '../../lib/format';
 import { useMe } from '../../session/session-context';
 import { useMutations } from '../../sync/hooks';
 import { noteOf, outlinesOf, withNote } from './regions';
-import { useAddAnnotation, useImageAnnotations } from './useImageAnnotations';
+import { shownContent, useAddAnnotation, useImageAnnotations } from './useImageAnnotations';
 
 /** A note's title: its name, else whether it outlines a region or only notes something. */
 const titleOf = (name: string | undefined, content: unknown) =>
@@ -20,14 +20,12 @@ const titleOf = (name: string | undefined, content: unknown) =>
 export function AnnotationsPanel({ imageId, reviewId }: { imageId: string; reviewId?: string }) {
   const me = useMe();
   const mutations = useMutations();
-  const { list, rows, queued } = useImageAnnotations(imageId);
+  const { list, rows, edits, creates } = useImageAnnotations(imageId);
   const addAnnotation = useAddAnnotation(imageId, reviewId);
   const [name, setName] = useState('');
   const [text, setText] = useState('');
   const [editing, setEditing] = useState<string>();
 
-  const edits = new Map(queued.filter((q) => q.method === 'PATCH').map((q) => [q.annotationId, q]));
-  const creates = queued.filter((q) => q.method === 'POST');
   const total = rows.length + creates.filter((c) => !c.error).length;
 
   const add = async () => {
@@ -54,7 +52,7 @@ export function AnnotationsPanel({ imageId, reviewId }: { imageId: string; revie
         )}
         {rows.map((a) => {
           const edit = edits.get(a.id);
-          const shown = edit?.content !== undefined && !edit.error ? edit.content : a.content;
+          const shown = shownContent(a, edit);
           return (
             <Stack key={a.id} gap={2} data-testid="annotation">
               <EditableOwnText

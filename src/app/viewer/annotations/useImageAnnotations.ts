@@ -54,8 +54,15 @@ export function useImageAnnotations(imageId: string) {
   useEffect(() => {
     void refetch();
   }, [pendingCount, refetch]);
-  return { list, rows: list.data?.result ?? [], queued };
+  // The newest queued edit of each annotation (refused ones too, so they can be shown as Not saved).
+  const edits = new Map(queued.filter((q) => q.method === 'PATCH').map((q) => [q.annotationId, q]));
+  const creates = queued.filter((q) => q.method === 'POST');
+  return { list, rows: list.data?.result ?? [], edits, creates };
 }
+
+/** What an annotation shows: its queued edit's content while that waits, else the server's. */
+export const shownContent = (row: { content: unknown }, edit: QueuedAnnotation | undefined): unknown =>
+  edit && !edit.error && edit.content !== undefined ? edit.content : row.content;
 
 /** Adds an annotation to the image through the outbox (offline too); in a review, it belongs to it. */
 export function useAddAnnotation(imageId: string, reviewId?: string) {
