@@ -41,24 +41,38 @@ function restoreAll<T>(db: LocalDb, kind: SyncKind, raws: readonly unknown[]): L
   return out;
 }
 
+/**
+ * The stored rows of a kind that are visible and pass `where`, in order, unchecked: one getAll (what
+ * Dexie uses for a collection without a filter), which costs far less than a cursor stepping row by
+ * row and so holds the read transaction (which the outbox replay's writes wait behind) that much
+ * shorter.
+ */
+async function passingRows(db: LocalDb, kind: SyncKind, opts: ReadOptions): Promise<MirrorRow[]> {
+  return (await collectionOf(db, kind, opts).toArray()).filter(passes(opts));
+}
+
+/** Visible (not a pending delete) and kept by `where`. */
+const passes =
+  ({ where }: ReadOptions) =>
+  (r: MirrorRow) =>
+    !r.$hidden && (!where || where(r));
+
+function collectionOf(db: LocalDb, kind: SyncKind, opts: ReadOptions) {
+  const table = db.mirror(kindSpec(kind).table);
+  const coll = opts.orderBy ? table.orderBy(opts.orderBy) : table.toCollection();
+  return opts.reverse ? coll.reverse() : coll;
+}
+
 /** Rows of a kind, visible ones only, checked. */
 export async function readRows<T>(db: LocalDb, kind: SyncKind, opts: ReadOptions = {}): Promise<Local<T>[]> {
-  const table = db.mirror(kindSpec(kind).table);
-  let coll = opts.orderBy ? table.orderBy(opts.orderBy) : table.toCollection();
-  if (opts.reverse) coll = coll.reverse();
-  const where = opts.where;
-  const keep = (r: MirrorRow) => !r.$hidden && (!where || where(r));
   if (opts.limit === undefined) {
-    // Every row is read anyway: one getAll (what Dexie uses for a collection without a filter) costs
-    // far less than a cursor stepping row by row, and so holds the read transaction (which the outbox
-    // replay's writes wait behind) that much shorter.
-    const rows = (await coll.toArray()).filter(keep);
+    const rows = await passingRows(db, kind, opts);
     return restoreAll<T>(db, kind, opts.offset ? rows.slice(opts.offset) : rows);
   }
-  coll = coll.filter(keep);
+  // A limited read stops early: a cursor that reads no further than the rows it keeps.
+  let coll = collectionOf(db, kind, opts).filter(passes(opts));
   if (opts.offset) coll = coll.offset(opts.offset);
-  if (opts.limit !== undefined) coll = coll.limit(opts.limit);
-  return restoreAll<T>(db, kind, await coll.toArray());
+  return restoreAll<T>(db, kind, await coll.limit(opts.limit).toArray());
 }
 
 /**
@@ -71,11 +85,7 @@ export async function readPage<T>(
   kind: SyncKind,
   opts: ReadOptions & { limit: number },
 ): Promise<{ rows: Local<T>[]; count: number }> {
-  const table = db.mirror(kindSpec(kind).table);
-  let coll = opts.orderBy ? table.orderBy(opts.orderBy) : table.toCollection();
-  if (opts.reverse) coll = coll.reverse();
-  const where = opts.where;
-  const passing = (await coll.toArray()).filter((r) => !r.$hidden && (!where || where(r)));
+  const passing = await passingRows(db, kind, opts);
   const offset = opts.offset ?? 0;
   return {
     rows: restoreAll<T>(db, kind, passing.slice(offset, offset + opts.limit)),
