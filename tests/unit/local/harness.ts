@@ -11,6 +11,7 @@ import {
   startApp,
   type TestApp,
 } from '../../api/helpers';
+import type { Study } from '../../../src/api/entities';
 import { LocalDb } from '../../../src/local/db';
 import { fetchTransport, NetworkError, type Transport } from '../../../src/local/transport';
 
@@ -90,3 +91,21 @@ export function controllable(inner: Transport) {
   };
   return { transport, state };
 }
+
+/** A study as the server sends it, for tests that fill the mirror directly. */
+export const studyRow = (id: string, over: Partial<Study> = {}): Study => ({
+  id,
+  name: `study ${id}`,
+  tags: [],
+  scanGroupIds: [],
+  organizationId: 'o1',
+  status: 'created',
+  creatorUserId: 'u1',
+  assigneeUserIds: ['u1'],
+  assigneeOrgIds: ['o1'],
+  inheritedAssignees: [],
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  viewerOptions: null,
+  ...over,
+});

@@ -3,23 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Image, Study } from '../../../src/api/entities';
 import { readPage, readRows, readRowsWhere } from '../../../src/local/read';
-import { freshDb } from './harness';
+import { freshDb, studyRow } from './harness';
 
-const study = (n: number) => ({
-  id: `s${n}`,
-  name: `study ${n}`,
-  tags: n % 2 ? ['odd'] : [],
-  scanGroupIds: [],
-  organizationId: 'o1',
-  status: 'created',
-  creatorUserId: 'u1',
-  assigneeUserIds: ['u1'],
-  assigneeOrgIds: ['o1'],
-  inheritedAssignees: [],
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: `2026-01-01T00:00:${String(n).padStart(2, '0')}.000Z`,
-  viewerOptions: null,
-});
+/** s1…s9: odd ones tagged 'odd', updatedAt ordered by n. */
+const study = (n: number) =>
+  studyRow(`s${n}`, {
+    tags: n % 2 ? ['odd'] : [],
+    updatedAt: `2026-01-01T00:00:${String(n).padStart(2, '0')}.000Z`,
+  });
 
 async function nineStudies() {
   const db = freshDb();

@@ -3,24 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Study } from '../../../src/api/entities';
 import { readRows, type ReadOptions } from '../../../src/local/read';
-import { freshDb } from './harness';
+import { freshDb, studyRow } from './harness';
 
-const study = (n: number, over: Record<string, unknown> = {}) => ({
-  id: `s${n}`,
-  name: `study ${n}`,
-  tags: n % 2 ? ['odd'] : [],
-  scanGroupIds: [],
-  organizationId: 'o1',
-  status: 'created',
-  creatorUserId: 'u1',
-  assigneeUserIds: ['u1'],
-  assigneeOrgIds: ['o1'],
-  inheritedAssignees: [],
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: `2026-01-01T00:00:${String(n).padStart(2, '0')}.000Z`,
-  viewerOptions: null,
-  ...over,
-});
+/** s1…s9: odd ones tagged 'odd', updatedAt ordered by n. */
+const study = (n: number) =>
+  studyRow(`s${n}`, {
+    tags: n % 2 ? ['odd'] : [],
+    updatedAt: `2026-01-01T00:00:${String(n).padStart(2, '0')}.000Z`,
+  });
 
 const odd = (r: Record<string, unknown>) => Array.isArray(r.tags) && r.tags.includes('odd');
 

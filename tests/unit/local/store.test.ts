@@ -12,24 +12,9 @@ import { observe, prepareForUser, readRow, readRows } from '../../../src/local/r
 import { loadSession, saveSession } from '../../../src/local/session';
 import { replayOutbox } from '../../../src/local/replay';
 import { processLock } from '../../../src/local/locks';
-import { freshDb } from './harness';
+import { freshDb, studyRow } from './harness';
 
-const study = (id: string, over: Partial<Study> = {}): Study => ({
-  id,
-  name: `study ${id}`,
-  tags: [],
-  scanGroupIds: [],
-  organizationId: 'o1',
-  status: 'created',
-  creatorUserId: 'u1',
-  assigneeUserIds: ['u1'],
-  assigneeOrgIds: ['o1'],
-  inheritedAssignees: [],
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  viewerOptions: null,
-  ...over,
-});
+const study = studyRow;
 
 describe('reading back', () => {
   it('repairs a row with damaged fields, leaves out one with an empty id, and asks for a full pull', async () => {
