@@ -17,7 +17,7 @@
 import { getTableName, sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
-import { tombstones } from '../db/schema';
+import { scanGroups, studies, tombstones } from '../db/schema';
 import { changeSeqFloor } from '../sync/routes';
 
 /** A table a list reads: its change_seq column and the tombstone kind its deletions write. */
@@ -25,6 +25,13 @@ export interface VersionedTable {
   changeSeq: PgColumn;
   tombstoneKind: string;
 }
+
+/** The versioned tables of the scan-group and study lists. */
+export const SCAN_GROUPS_VERSION: VersionedTable = {
+  changeSeq: scanGroups.changeSeq,
+  tombstoneKind: 'scan-groups',
+};
+export const STUDIES_VERSION: VersionedTable = { changeSeq: studies.changeSeq, tombstoneKind: 'studies' };
 
 /** Counts kept per database (so two apps in one process, as in the tests, never share one). */
 const ENTRIES_KEPT = 2000;

@@ -30,13 +30,14 @@ export async function cascadeAvailablePolicies(tx: Db, id: string, removed: read
 }
 
 /**
- * Touches the organizations above a team that was added or removed: their `childIds` (and with them
- * the abilities over teams) changed, so the sync feed must send them again.
+ * Touches organizations whose derived fields changed — `childIds` when a team below was added or
+ * removed (and with them the abilities over teams), `numberOfUsers` when a user joined or left — so
+ * the sync feed sends them again.
  */
-export async function touchAncestors(tx: Db, parentIds: readonly string[]) {
-  if (parentIds.length === 0) return;
+export async function touchOrganizations(tx: Db, ids: readonly string[]) {
+  if (ids.length === 0) return;
   await tx
     .update(organizations)
     .set({ updatedAt: new Date() })
-    .where(sql`${organizations.id} = ANY(${sqlArray(parentIds, 'uuid')})`);
+    .where(sql`${organizations.id} = ANY(${sqlArray(ids, 'uuid')})`);
 }

@@ -28,7 +28,7 @@ import {
   DEFAULT_ROOT_POLICIES,
   cascadeAvailablePolicies,
   lockOrganization,
-  touchAncestors,
+  touchOrganizations,
 } from './repository';
 import { resolveSets, sameSet } from './set-ops';
 import {
@@ -126,7 +126,7 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
           creatorUserId: actor.userId,
         })
         .returning();
-      await touchAncestors(tx, placement.parentIds);
+      await touchOrganizations(tx, placement.parentIds);
       await recordActivity(tx, {
         actionType: 'create',
         reference: 'Organization',
@@ -240,7 +240,7 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
         .where(eq(users.organizationId, org.id));
       if (Number(teams) > 0 || Number(members) > 0) throw conflict(OrganizationText.notEmpty, 'NOT_EMPTY');
       await tx.delete(organizations).where(eq(organizations.id, org.id));
-      await touchAncestors(tx, org.parentIds);
+      await touchOrganizations(tx, org.parentIds);
       await recordDeletion(tx, 'organizations', [org.id]);
       await recordActivity(tx, {
         actionType: 'delete',

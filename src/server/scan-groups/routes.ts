@@ -20,7 +20,7 @@ import { images, organizations, reactions, scanGroups, studies } from '../db/sch
 import { readScopeSql } from '../db/read-scope-sql';
 import { badRequest, conflict } from '../http/errors';
 import { accessOf, assertCan, assertCreate, assertUpdate, scopeOf } from '../http/guard';
-import { type VersionedTable } from '../lists/count-cache';
+import { SCAN_GROUPS_VERSION } from '../lists/count-cache';
 import { recordDeletion } from '../sync/kinds';
 import { containsPattern, dateRange, ordering, pageOf } from '../studies/list-sql';
 import { assertAssignable, assertOrgan, checkTags } from '../studies/checks';
@@ -41,8 +41,6 @@ type ScanGroupEdit = Pick<
   'name' | 'notes' | 'LISInfo' | 'organId' | 'animal' | 'archiveAt' | SetField
 >;
 const DAY_MS = 86_400_000;
-/** The list reads scan_groups alone: its count is cached while they do not change (lists/count-cache.ts). */
-const SCAN_GROUPS_VERSION: VersionedTable = { changeSeq: scanGroups.changeSeq, tombstoneKind: 'scan-groups' };
 
 export const scanGroupRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx;

@@ -26,7 +26,7 @@ import { readScopeSql } from '../db/read-scope-sql';
 import { badRequest, conflict } from '../http/errors';
 import { accessOf, assertCan, assertCreate, assertUpdate, scopeOf } from '../http/guard';
 import { recomputeInheritance } from '../scan-groups/inheritance';
-import { type VersionedTable } from '../lists/count-cache';
+import { SCAN_GROUPS_VERSION, STUDIES_VERSION } from '../lists/count-cache';
 import { recordDeletion } from '../sync/kinds';
 import { assertAddableSlides, assertAssignable, checkTags } from './checks';
 import { containsPattern, dateRange, ordering, pageOf } from './list-sql';
@@ -41,9 +41,6 @@ type StudyEdit = Pick<NonNullable<UpdateStudyBody['study']>, 'name' | 'viewerOpt
 const SET_FIELDS = ['tags', 'scanGroupIds', 'assigneeUserIds', 'assigneeOrgIds'] as const;
 type SetField = (typeof SET_FIELDS)[number];
 const ASSIGNEES = ['assigneeUserIds', 'assigneeOrgIds'] as const;
-/** The tables the list reads, for its count cache (lists/count-cache.ts); slides only with slide filters. */
-const STUDIES_VERSION: VersionedTable = { changeSeq: studies.changeSeq, tombstoneKind: 'studies' };
-const SCAN_GROUPS_VERSION: VersionedTable = { changeSeq: scanGroups.changeSeq, tombstoneKind: 'scan-groups' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** 'The study already has this scan group.': twice in one list (400) or already on the study (409). */

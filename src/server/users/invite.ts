@@ -15,6 +15,7 @@ import type { Db } from '../db/client';
 import { actionTokens, organizations, users } from '../db/schema';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { accessOf, assertCreate, assertReadable } from '../http/guard';
+import { touchOrganizations } from '../organizations/repository';
 import { checkPolicies, checkSuperAdminGrant } from '../organizations/validate';
 import { actorOf } from '../http/authenticate';
 import type { UserRow } from './repository';
@@ -79,28 +80,31 @@ export async function inviteUser(
         organizationId: org.id,
       });
       await sendInvitation(ctx, tx, { id, email: body.email, name }, org.name, inviter, linkBase);
-      // The organization's numberOfUsers changed: touch its row so the sync feed sends it again.
-      await tx.update(organizations).set({ updatedAt: new Date() }).where(eq(organizations.id, org.id));
-      // The invitation is out: the user now waits for them (created → pending).
-      const [invited] = await tx
-        .update(users)
-        .set({ status: 'pending', updatedAt: new Date() })
-        .where(eq(users.id, id))
-        .returning();
-      await recordActivity(tx, {
-        actionType: 'update',
-        reference: 'User',
-        referenceId: id,
-        diff: { status: 'pending' },
-        creatorUserId: actor.userId,
-        organizationId: org.id,
-      });
-      return invited;
+      await touchOrganizations(tx, [org.id]); // its numberOfUsers changed
+      return markPending(tx, id, org.id, actor.userId);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(UserText.emailTaken, 'EMAIL_TAKEN');
     throw error;
   }
+}
+
+/** The invitation is out: the user now waits for them (created → pending), in the user's history. */
+async function markPending(tx: Db, userId: string, organizationId: string, by: string): Promise<UserRow> {
+  const [invited] = await tx
+    .update(users)
+    .set({ status: 'pending', updatedAt: new Date() })
+    .where(eq(users.id, userId))
+    .returning();
+  await recordActivity(tx, {
+    actionType: 'update',
+    reference: 'User',
+    referenceId: userId,
+    diff: { status: 'pending' },
+    creatorUserId: by,
+    organizationId,
+  });
+  return invited;
 }
 
 type Inviter = { name: string; email: string };
@@ -156,19 +160,6 @@ export async function resendInvitation(
     if (row.status === 'active') throw conflict(UserText.alreadyActive, 'ALREADY_ACTIVE');
     const [org] = await tx.select().from(organizations).where(eq(organizations.id, row.organizationId));
     await sendInvitation(ctx, tx, row, org?.name ?? '', inviter, linkBase);
-    const [invited] = await tx
-      .update(users)
-      .set({ status: 'pending', updatedAt: new Date() })
-      .where(eq(users.id, row.id))
-      .returning();
-    await recordActivity(tx, {
-      actionType: 'update',
-      reference: 'User',
-      referenceId: row.id,
-      diff: { status: 'pending' },
-      creatorUserId: actor.userId,
-      organizationId: row.organizationId,
-    });
-    return invited;
+    return markPending(tx, row.id, row.organizationId, actor.userId);
   });
 }

@@ -21,6 +21,7 @@ import { readScopeSql } from '../db/read-scope-sql';
 import { notFound } from '../http/errors';
 import { accessOf, assertCan, assertReadable, assertUpdate, scopeOf } from '../http/guard';
 import { likePattern } from '../organizations/like';
+import { touchOrganizations } from '../organizations/repository';
 import { resolveSets, sameSet } from '../organizations/set-ops';
 import { changedOnly, checkPolicies, checkSuperAdminGrant } from '../organizations/validate';
 import { recordDeletion } from '../sync/kinds';
@@ -146,11 +147,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         .update(organizations)
         .set({ adminUserId: null, updatedAt: new Date() })
         .where(eq(organizations.adminUserId, row.id));
-      // numberOfUsers of the user's organization changed: the sync feed sends the row again.
-      await tx
-        .update(organizations)
-        .set({ updatedAt: new Date() })
-        .where(eq(organizations.id, row.organizationId));
+      await touchOrganizations(tx, [row.organizationId]); // its numberOfUsers changed
       await recordDeletion(tx, 'users', [row.id]);
       await recordActivity(tx, {
         actionType: 'delete',
