@@ -47,8 +47,12 @@ function restoreAll<T>(db: LocalDb, kind: SyncKind, raws: readonly unknown[]): L
  * row and so holds the read transaction (which the outbox replay's writes wait behind) that much
  * shorter.
  */
-async function passingRows(db: LocalDb, kind: SyncKind, opts: ReadOptions): Promise<MirrorRow[]> {
-  return (await collectionOf(db, kind, opts).toArray()).filter(passes(opts));
+function passingRows(db: LocalDb, kind: SyncKind, opts: ReadOptions): Promise<MirrorRow[]> {
+  // Dexie's own promise, not an async function's: a live query follows the reads a page makes after
+  // this one only while every await is on a Dexie promise (an extra native one loses its tracking).
+  return collectionOf(db, kind, opts)
+    .toArray()
+    .then((rows) => rows.filter(passes(opts)));
 }
 
 /** Visible (not a pending delete) and kept by `where`. */
