@@ -1,7 +1,7 @@
 // Annotations drawn on the slide (issue 9): every region of the image's annotations as an outline over
 // the deep-zoom canvas, following pan and zoom, and a Draw region tool — a freehand outline with finger,
 // pen or mouse, then a name and a note — saved through the outbox like every change (offline too).
-import { useEffect, useRef, useState, type PointerEvent } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type PointerEvent } from 'react';
 import { ActionIcon, Button, Group, Modal, Stack, TextInput, Textarea, Tooltip } from '@mantine/core';
 import type OpenSeadragon from 'openseadragon';
 import { ANNOTATION_NAME_MAX } from '../../../api/annotations';
@@ -62,6 +62,55 @@ interface Shape {
   outlines: Outline[];
   pending: boolean;
 }
+
+type Annotations = ReturnType<typeof useImageAnnotations>;
+
+function shapesOf(
+  rows: Annotations['rows'],
+  edits: Annotations['edits'],
+  creates: Annotations['creates'],
+): Shape[] {
+  return [
+    ...rows.map((a) => {
+      const edit = edits.get(a.id);
+      const content = shownContent(a, edit);
+      return {
+        key: a.id,
+        name: a.name || noteOf(content),
+        outlines: outlinesOf(content),
+        pending: !!edit && !edit.error,
+      };
+    }),
+    ...creates
+      .filter((q) => !q.error)
+      .map((q) => ({
+        key: q.id,
+        name: q.name || noteOf(q.content),
+        outlines: outlinesOf(q.content),
+        pending: true,
+      })),
+  ].filter((s) => s.outlines.length > 0);
+}
+
+/** The outlines in image pixels; the parent's transform places them, so panning does not re-render them. */
+const Regions = memo(function Regions({ shapes }: { shapes: Shape[] }) {
+  return shapes.map((s) =>
+    s.outlines.map((o, i) => (
+      <path
+        key={`${s.key}-${i}`}
+        d={pathOf(o, true)}
+        data-testid="annotation-region"
+        fill="rgba(255, 196, 0, 0.12)"
+        stroke={s.pending ? '#f08c00' : '#fab005'}
+        strokeWidth={2}
+        strokeDasharray={s.pending ? '6 4' : undefined}
+        vectorEffect="non-scaling-stroke"
+      >
+        <title>{s.name || AnnotationUiText.region}</title>
+      </path>
+    )),
+  );
+});
 
 export function AnnotationOverlay({
   viewer,
@@ -148,26 +197,8 @@ export function AnnotationOverlay({
     setNote('');
   };
 
-  const shapes: Shape[] = [
-    ...rows.map((a) => {
-      const edit = edits.get(a.id);
-      const content = shownContent(a, edit);
-      return {
-        key: a.id,
-        name: a.name || noteOf(content),
-        outlines: outlinesOf(content),
-        pending: !!edit && !edit.error,
-      };
-    }),
-    ...creates
-      .filter((q) => !q.error)
-      .map((q) => ({
-        key: q.id,
-        name: q.name || noteOf(q.content),
-        outlines: outlinesOf(q.content),
-        pending: true,
-      })),
-  ].filter((s) => s.outlines.length > 0);
+  // Parsed once per change of the annotations, not on every frame of a pan or zoom.
+  const shapes = useMemo(() => shapesOf(rows, edits, creates), [rows, edits, creates]);
 
   const transform = mapping ? `translate(${mapping.x} ${mapping.y}) scale(${mapping.scale})` : undefined;
   return (
@@ -206,23 +237,7 @@ export function AnnotationOverlay({
         {transform && (
           <svg width="100%" height="100%" style={{ position: 'absolute', inset: 0, overflow: 'hidden' }}>
             <g transform={transform}>
-              {shown &&
-                shapes.map((s) =>
-                  s.outlines.map((o, i) => (
-                    <path
-                      key={`${s.key}-${i}`}
-                      d={pathOf(o, true)}
-                      data-testid="annotation-region"
-                      fill="rgba(255, 196, 0, 0.12)"
-                      stroke={s.pending ? '#f08c00' : '#fab005'}
-                      strokeWidth={2}
-                      strokeDasharray={s.pending ? '6 4' : undefined}
-                      vectorEffect="non-scaling-stroke"
-                    >
-                      <title>{s.name || AnnotationUiText.region}</title>
-                    </path>
-                  )),
-                )}
+              {shown && <Regions shapes={shapes} />}
               {stroke.length > 1 && (
                 <path
                   d={pathOf(stroke, false)}

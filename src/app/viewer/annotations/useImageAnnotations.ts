@@ -1,7 +1,7 @@
 // An image's annotations as the viewer shows them: the server's list (kept in the persisted query
 // cache, so it shows offline; annotations are not a mirrored kind) and the changes still queued in the
 // outbox (creates of this image, edits of any annotation), which show as Pending until sent.
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Annotation } from '../../../api/entities';
 import type { ListResult } from '../../../api/lists';
@@ -39,6 +39,10 @@ function queuedOf(entries: readonly OutboxEntry[], imageId: string): QueuedAnnot
   return out;
 }
 
+const NO_ROWS: Annotation[] = [];
+const NO_ENTRIES: OutboxEntry[] = [];
+
+/** Stable between renders while the list and the outbox are unchanged, so the overlay can memoize its shapes. */
 export function useImageAnnotations(imageId: string) {
   const path = `/annotations?imageId=${encodeURIComponent(imageId)}&limit=100`;
   const list = useQuery({
@@ -46,8 +50,8 @@ export function useImageAnnotations(imageId: string) {
     queryFn: () => api<ListResult<Annotation>>('GET', path),
     refetchInterval: 30_000,
   });
-  const entries = useObserved((db) => db.outbox.orderBy('seq').toArray(), []) ?? [];
-  const queued = queuedOf(entries, imageId);
+  const entries = useObserved((db) => db.outbox.orderBy('seq').toArray(), []) ?? NO_ENTRIES;
+  const queued = useMemo(() => queuedOf(entries, imageId), [entries, imageId]);
   const pendingCount = queued.length;
   const { refetch } = list;
   // When queued changes have been sent, read the list again.
@@ -55,9 +59,12 @@ export function useImageAnnotations(imageId: string) {
     void refetch();
   }, [pendingCount, refetch]);
   // The newest queued edit of each annotation (refused ones too, so they can be shown as Not saved).
-  const edits = new Map(queued.filter((q) => q.method === 'PATCH').map((q) => [q.annotationId, q]));
-  const creates = queued.filter((q) => q.method === 'POST');
-  return { list, rows: list.data?.result ?? [], edits, creates };
+  const edits = useMemo(
+    () => new Map(queued.filter((q) => q.method === 'PATCH').map((q) => [q.annotationId, q])),
+    [queued],
+  );
+  const creates = useMemo(() => queued.filter((q) => q.method === 'POST'), [queued]);
+  return { list, rows: list.data?.result ?? NO_ROWS, edits, creates };
 }
 
 /** What an annotation shows: its queued edit's content while that waits, else the server's. */
