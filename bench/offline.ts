@@ -10,7 +10,8 @@
 //   [--profile] [--replay-only]   (PORT=8291 by default; a temp data dir, deleted after.) --pg runs the
 //   server on a fresh PostgreSQL database at TEST_PG_URL's server instead of the embedded PGlite, which
 //   writes one request at a time; --profile prints the page's hot functions (source lines) in each
-//   measured step; --replay-only skips the first-row measurements; BENCH_REPLAYS sets the queue length.
+//   measured step; --replay-only skips the first-row measurements, --no-replay the replay; BENCH_REPLAYS
+//   sets the queue length.
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -18,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import pg from 'pg';
-import { SYNC_KINDS } from '../src/api/sync';
+import { SYNC_KINDS, SYNC_PAGE_MAX } from '../src/api/sync';
 import { printHotspots, type CpuProfile } from './lib/hotspots';
 import { refsOf, type MirrorRow, type OutboxEntry } from '../src/local/db';
 import { rebuildRow } from '../src/local/effects';
@@ -298,6 +299,29 @@ async function main(): Promise<void> {
       '< 5000 ms',
     ]);
 
+    // Same-run baseline: the server alone serving the whole feed to Node, kinds one after another,
+    // page after page (what the page's pull adds to it is IndexedDB and the page's own work).
+    const f0 = Date.now();
+    let feedBytes = 0;
+    for (const kind of SYNC_KINDS) {
+      let cursor = '';
+      for (;;) {
+        const res = await context.request.get(
+          `/v2/sync/${kind}?limit=${SYNC_PAGE_MAX}${cursor && `&cursor=${cursor}`}`,
+        );
+        const body = await res.body();
+        feedBytes += body.length;
+        const page = JSON.parse(body.toString()) as { cursor: string; hasMore: boolean };
+        cursor = page.cursor;
+        if (!page.hasMore) break;
+      }
+    }
+    results.push([
+      'server alone: the whole feed to Node (baseline)',
+      `${Date.now() - f0} ms (${(feedBytes / 1e6).toFixed(1)} MB)`,
+      'info',
+    ]);
+
     // Both lists, each measured the same way in this run: from the local store (a full page load, and
     // an in-app navigation by the dashboard's tab), then with that kind's mirror emptied (its rows,
     // its pull cursor and the persisted query cache), so the first rows wait for the network.
@@ -348,6 +372,7 @@ async function main(): Promise<void> {
       );
     }
 
+    if (process.argv.includes('--no-replay')) return printResults(results);
     // 1,000 mutations queued offline, then replayed: study creates written as outbox.ts writes them
     // (entry with its refs, and the pending row it shows, built by the app's own functions), straight
     // into IndexedDB (the page's bundle is not reachable from here), then the network comes back.
@@ -421,6 +446,10 @@ async function main(): Promise<void> {
     await pgDb?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+  printResults(results);
+}
+
+function printResults(results: Array<[string, string, string]>): void {
   const width = Math.max(...results.map((r) => r[0].length));
   for (const [what, value, target] of results)
     console.log(`${what.padEnd(width)}  ${value}  [target ${target}]`);

@@ -148,9 +148,14 @@ export async function reconcileDue(db: LocalDb, kind: SyncKind, now = Date.now()
   return typeof last !== 'number' || now - last >= RECONCILE_EVERY_MS || last > now;
 }
 
+/** Kinds pulled at once: one kind's requests wait for the server while another's page is stored. */
+export const PULL_CONCURRENCY = 4;
+
 /**
- * Pulls the given kinds (all by default), then reconciles those that are due. Stops at the first
- * offline or unauthorized answer (the rest would fail the same way); skips unsupported kinds.
+ * Pulls the given kinds (all by default), up to PULL_CONCURRENCY at once, then reconciles those that
+ * are due. After an offline or unauthorized answer no further kind is started (the rest would fail the
+ * same way); unsupported kinds are skipped. Outcomes come in the order of `kinds`, up to the first
+ * offline or unauthorized one.
  */
 export async function pullAll(
   db: LocalDb,
@@ -158,10 +163,9 @@ export async function pullAll(
   kinds: readonly SyncKind[] = SYNC_KINDS,
   opts: PullOptions & { reconcile?: boolean } = {},
 ): Promise<PullOutcome[]> {
-  const outcomes: PullOutcome[] = [];
   const lock: LockRunner = opts.lock ?? ((_name, fn) => fn());
-  for (const kind of kinds) {
-    const outcome = await lock(`tessera-pull-${kind}`, async (): Promise<PullOutcome> => {
+  const pullOne = (kind: SyncKind) =>
+    lock(`tessera-pull-${kind}`, async (): Promise<PullOutcome> => {
       // A first pull (no cursor yet) fetches every readable row into an empty mirror: nothing to compare.
       const first = !(await db.cursors.get(kind));
       const pulled = await pullKind(db, transport, kind, opts);
@@ -173,9 +177,22 @@ export async function pullAll(
       const rec = await reconcileKind(db, transport, kind, opts);
       return rec.status !== 'done' ? rec : { ...pulled, deleted: pulled.deleted + rec.deleted };
     });
-    outcomes.push(outcome);
-    if (outcome.status === 'offline' || outcome.status === 'unauthorized') break;
-  }
+  const results: Array<PullOutcome | undefined> = kinds.map(() => undefined);
+  let nextIndex = 0;
+  let stopped = false;
+  const worker = async () => {
+    while (!stopped && nextIndex < kinds.length) {
+      const i = nextIndex++;
+      const outcome = await pullOne(kinds[i]);
+      results[i] = outcome;
+      if (outcome.status === 'offline' || outcome.status === 'unauthorized') stopped = true;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PULL_CONCURRENCY, kinds.length) }, worker));
+  const cut = results.findIndex((o) => !o || o.status === 'offline' || o.status === 'unauthorized');
+  const outcomes = (cut < 0 ? results : results.slice(0, cut + (results[cut] ? 1 : 0))).filter(
+    (o): o is PullOutcome => !!o,
+  );
   if (
     outcomes.length === kinds.length &&
     outcomes.every((o) => o.status === 'done' || o.status === 'unsupported')

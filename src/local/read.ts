@@ -1,7 +1,7 @@
 // Reading the mirror for pages: rows come back checked and repaired (restore.ts), with their
 // pending/failed markers; a repaired row asks for a full pull of its kind so the server's copy
 // replaces it. Also the outbox summary and the small values the sync status shows.
-import { liveQuery } from 'dexie';
+import Dexie, { liveQuery } from 'dexie';
 import type { SyncKind } from '../api/sync';
 import type { LocalDb, MirrorRow, OutboxEntry } from './db';
 import { movedKey } from './effects';
@@ -81,20 +81,52 @@ export async function readRows<T>(db: LocalDb, kind: SyncKind, opts: ReadOptions
 
 /**
  * One page of the visible rows that pass `where`, and how many pass in all. Only the page's rows are
- * checked and restored: a list of 10 out of 10,000 mirrored rows filters the stored rows and restores
- * 10, where readRows would restore all of them.
+ * checked and restored: a list of 10 out of 10,000 mirrored rows restores 10, where readRows would
+ * restore all of them. Without `where` (a list's default view) not even the stored rows are all read:
+ * the page is read along the sort's index with offset and limit, and counted by index (indexedPage).
  */
-export async function readPage<T>(
+export function readPage<T>(
   db: LocalDb,
   kind: SyncKind,
   opts: ReadOptions & { limit: number },
 ): Promise<{ rows: Local<T>[]; count: number }> {
-  const passing = await passingRows(db, kind, opts);
   const offset = opts.offset ?? 0;
-  return {
-    rows: restoreAll<T>(db, kind, passing.slice(offset, offset + opts.limit)),
-    count: passing.length,
-  };
+  const page = opts.where
+    ? passingRows(db, kind, opts).then((passing) => ({
+        rows: passing.slice(offset, offset + opts.limit),
+        count: passing.length,
+      }))
+    : indexedPage(db, kind, { ...opts, offset });
+  return page.then(({ rows, count }) => ({ rows: restoreAll<T>(db, kind, rows), count }));
+}
+
+/** Whether IndexedDB indexes this value (a row whose sort field is not a key is not in its index). */
+const isKey = (v: unknown) => typeof v === 'string' || (typeof v === 'number' && !Number.isNaN(v));
+
+/**
+ * The visible rows of one page in the sort's index order, reading only that page (and the rows hidden
+ * by a pending delete, which are few): the same rows and count as filtering every stored row.
+ * Dexie's promises throughout (see passingRows).
+ */
+function indexedPage(
+  db: LocalDb,
+  kind: SyncKind,
+  opts: ReadOptions & { limit: number; offset: number },
+): Promise<{ rows: MirrorRow[]; count: number }> {
+  const table = db.mirror(kindSpec(kind).table);
+  const inIndex = (r: MirrorRow) => !opts.orderBy || isKey(r[opts.orderBy]);
+  const stored = opts.orderBy ? table.orderBy(opts.orderBy).count() : table.count();
+  return Dexie.Promise.all([stored, table.where('$hidden').equals(1).toArray()]).then(([all, hidden]) => {
+    const hiddenInIndex = hidden.filter(inIndex).length;
+    // Hidden rows in the way: step past them with a cursor (it still stops at the page's end).
+    let coll = collectionOf(db, kind, opts);
+    if (hiddenInIndex) coll = coll.filter((r) => !r.$hidden);
+    if (opts.offset) coll = coll.offset(opts.offset);
+    return coll
+      .limit(opts.limit)
+      .toArray()
+      .then((rows) => ({ rows, count: all - hiddenInIndex }));
+  });
 }
 
 /** Visible rows whose indexed `field` equals `value`, or any of `values` (an index lookup), checked. */

@@ -11,7 +11,7 @@ import type { Activity, ScanGroup, Study } from '../../api/entities';
 import type { ListResult } from '../../api/lists';
 import { Misc, extractMessage } from '../../api/messages';
 import type { User } from '../../api/users';
-import { readRows } from '../../local/read';
+import { readRows, readRowsWhere } from '../../local/read';
 import { api } from '../lib/api';
 import { formatDate, initials } from '../lib/format';
 import { useMe } from '../session/session-context';
@@ -99,6 +99,19 @@ function describeThing(a: Activity, names: Names): { thing: string; name?: strin
   return { thing, name: diffName };
 }
 
+/** The ids of the studies and slides these activities name (a heart names its slide). */
+function referenced(rows: readonly Activity[]): { studies: string[]; slides: string[]; key: string } {
+  const studies = new Set<string>();
+  const slides = new Set<string>();
+  for (const a of rows) {
+    if (a.reference === 'Study' && a.referenceId) studies.add(a.referenceId);
+    if (a.reference === 'ScanGroup' && a.referenceId) slides.add(a.referenceId);
+    if (a.reference === 'Reaction' && typeof a.diff.referenceId === 'string') slides.add(a.diff.referenceId);
+  }
+  const out = { studies: [...studies], slides: [...slides] };
+  return { ...out, key: JSON.stringify(out) };
+}
+
 export function ActivityFeed({ kind }: { kind: FeedKind }) {
   const me = useMe();
   const { status } = useSync();
@@ -110,9 +123,16 @@ export function ActivityFeed({ kind }: { kind: FeedKind }) {
     refetchInterval: 30_000,
     staleTime: 10_000,
   });
+  const rows = useMemo(() => q.data?.pages.flatMap((p) => p.result) ?? [], [q.data]);
+  // Only the studies and slides the shown lines name, looked up by id: reading every mirrored slide
+  // (10,000) held the page up, during the first sync after every stored page.
+  const named = useMemo(() => referenced(rows), [rows]);
   const users = useObserved((db) => readRows<User>(db, 'users'), []);
-  const studies = useObserved((db) => readRows<Study>(db, 'studies'), []);
-  const slides = useObserved((db) => readRows<ScanGroup>(db, 'scan-groups'), []);
+  const studies = useObserved((db) => readRowsWhere<Study>(db, 'studies', 'id', named.studies), [named.key]);
+  const slides = useObserved(
+    (db) => readRowsWhere<ScanGroup>(db, 'scan-groups', 'id', named.slides),
+    [named.key],
+  );
   const names = useMemo<Names>(
     () => ({
       users: new Map((users ?? []).map((u) => [u.id, u])),
@@ -121,7 +141,6 @@ export function ActivityFeed({ kind }: { kind: FeedKind }) {
     }),
     [users, studies, slides],
   );
-  const rows = q.data?.pages.flatMap((p) => p.result) ?? [];
   return (
     <Card withBorder radius="md" padding="md" data-testid={`activity-${kind}`}>
       {!status.online && q.data && (

@@ -40,9 +40,10 @@ export function FilterBar({
   placeholder?: string;
 }) {
   const [state, set, clear] = useFilters();
-  const options = useFilterOptions(pickers);
   const [searchOpen, setSearchOpen] = useState(true);
   const [pickersOpen, setPickersOpen] = useState(activeFilterCount(state) > 0);
+  // Read only while shown: the Slide ID picker's options are every mirrored slide.
+  const options = useFilterOptions(pickersOpen ? pickers : []);
   const [text, setText] = useState(state.textSearch);
   const writeText = useDebouncedCallback((value: string) => set({ textSearch: value.trim() }), 300);
   const count = activeFilterCount(state);

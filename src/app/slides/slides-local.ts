@@ -88,33 +88,38 @@ export async function readSlidePage(db: LocalDb, q: SlideQuery): Promise<SlidePa
   const tags = f.tags;
   const archival = set(f.scanGroupArchivalStatus);
   const limit = q.limit ?? SLIDES_PER_PAGE;
+  // Each filter in use keeps the rows it matches; with none (the default view) there is no `where`,
+  // so readPage reads just the page along the createdAt index instead of every stored slide.
+  const keeps: Array<(r: ScanGroup) => boolean> = [];
+  if (within) keeps.push((r) => within.has(r.id));
+  if (ids) keeps.push((r) => ids.has(r.id));
+  if (orgs) keeps.push((r) => orgs.has(r.organizationId));
+  if (users) keeps.push((r) => users.has(r.creatorUserId ?? ''));
+  if (organs) keeps.push((r) => organs.has(r.organId ?? ''));
+  if (animals) keeps.push((r) => animals.has(r.animal ?? ''));
+  if (tags.length) keeps.push((r) => tags.some((t) => r.tags?.includes(t)));
+  if (assaySlides) keeps.push((r) => assaySlides.has(r.id));
+  if (since !== undefined) keeps.push((r) => !(Date.parse(r.createdAt) < since));
+  if (archival) keeps.push((r) => archival.has(slideStorage(r)));
+  if (text)
+    keeps.push(
+      (r) =>
+        contains(r.simpleId, text) ||
+        contains(r.name, text) ||
+        contains(r.notes, text) ||
+        !!r.tags?.some((t) => contains(t, text)),
+    );
   const { rows, count } = await readPage<ScanGroup>(db, 'scan-groups', {
     offset: (q.page - 1) * limit,
     limit,
     orderBy: 'createdAt',
     reverse: f.sortBy !== 'oldest',
-    where: (raw) => {
-      const r = raw as unknown as ScanGroup;
-      if (within && !within.has(r.id)) return false;
-      if (ids && !ids.has(r.id)) return false;
-      if (orgs && !orgs.has(r.organizationId)) return false;
-      if (users && !users.has(r.creatorUserId ?? '')) return false;
-      if (organs && !organs.has(r.organId ?? '')) return false;
-      if (animals && !animals.has(r.animal ?? '')) return false;
-      if (tags.length && !tags.some((t) => r.tags?.includes(t))) return false;
-      if (assaySlides && !assaySlides.has(r.id)) return false;
-      if (since !== undefined && Date.parse(r.createdAt) < since) return false;
-      if (archival && !archival.has(slideStorage(r))) return false;
-      if (
-        text &&
-        !contains(r.simpleId, text) &&
-        !contains(r.name, text) &&
-        !contains(r.notes, text) &&
-        !r.tags?.some((t) => contains(t, text))
-      )
-        return false;
-      return true;
-    },
+    where: keeps.length
+      ? (raw) => {
+          const r = raw as unknown as ScanGroup;
+          return keeps.every((keep) => keep(r));
+        }
+      : undefined,
   });
   const shown = rows.map((r) => r.id);
   const [imgs, hearts] = await Promise.all([
