@@ -1,7 +1,8 @@
 // Sending the outbox (issue 4 item 4), the same code in the page and the service worker: one sender
 // at a time across tabs and the worker (Web Lock 'tessera-outbox'); entries issued in creation order
-// (a few in flight at once, never two for one row: runOnce), each with its id as Idempotency-Key so a
-// resend after a lost answer is not applied twice.
+// (a few requests in flight at once, never two entries for one row: runOnce; consecutive entries in
+// one POST /v2/sync/batch), each with its id as Idempotency-Key so a resend after a lost answer is not
+// applied twice. Each entry of a batch gets its own answer, recorded as below.
 //   2xx      → the entry leaves the outbox; the server's copy becomes the row's base.
 //   401      → stop: wait for sign-in (the page kicks the replay again after it).
 //   other 4xx→ the entry is kept as failed with the server's message; its change is rolled back;
@@ -10,6 +11,7 @@
 //   network  → stop, retried on the next trigger (online, timer, Background Sync).
 import { extractMessage } from '../api/messages';
 import type { SyncKind } from '../api/sync';
+import { SYNC_BATCH_MAX } from '../api/sync-batch';
 import { refsOf, type LocalDb, type OutboxEntry } from './db';
 import { applyEffect, effectOf, parseTarget, targetKey, type Row } from './effects';
 import { kindSpec } from './kinds';
@@ -17,7 +19,13 @@ import { defaultLock, type LockRunner } from './locks';
 import { baseOf, newerCopy, rebuildTarget } from './mirror';
 import { DAMAGED_ENTRY, listEntries, mirrorTablesOf } from './outbox';
 import { movedKey } from './read';
-import { NetworkError, type Transport } from './transport';
+import {
+  NetworkError,
+  sendBatch,
+  type BatchedRequest,
+  type Transport,
+  type TransportResponse,
+} from './transport';
 
 export const OUTBOX_LOCK = 'tessera-outbox';
 /** The Background Sync tag the page registers and the service worker answers. */
@@ -31,6 +39,11 @@ export interface ReplayOptions {
   now?: () => number;
   /** Entries in flight at once (default REPLAY_WINDOW); 1 sends strictly one after the other. */
   concurrency?: number;
+  /**
+   * Entries per request at most (default REPLAY_BATCH, at most SYNC_BATCH_MAX): several go in one
+   * POST /v2/sync/batch; 1 sends each entry to its own route.
+   */
+  batch?: number;
   /** Called after each entry is settled (sent, failed or deferred). */
   onEntry?: (entry: OutboxEntry, outcome: EntryOutcome) => void;
 }
@@ -60,22 +73,32 @@ export async function replayOutbox(db: LocalDb, opts: ReplayOptions): Promise<Re
   return lock(OUTBOX_LOCK, () => runOnce(db, opts));
 }
 
-/** Entries sent at once by default: overlaps round trips, never two for one row (see runOnce). */
+/** Requests in flight at once by default: overlaps round trips, never two for one row (see runOnce). */
 export const REPLAY_WINDOW = 4;
 
 /**
- * Answered entries whose outcome is not stored yet, at most, besides the window: the next requests go
- * out while earlier answers wait to be written (IndexedDB queues a write behind the page's reads of
- * the same tables, and a list page re-reads its table after every write).
+ * Entries per request by default: consecutive entries that may be in flight together go in one
+ * POST /v2/sync/batch (the server answers each as its own route would), so a long queue costs a few
+ * round trips instead of one per entry.
+ */
+export const REPLAY_BATCH = 50;
+/** A batch's JSON at most (the server takes 2 MiB per request). */
+const BATCH_BYTES_MAX = 512 * 1024;
+
+/**
+ * Answered entries whose outcome is not stored yet, at most, besides those in flight: the next
+ * requests go out while earlier answers wait to be written (IndexedDB queues a write behind the page's
+ * reads of the same tables, and a list page re-reads its table after every write).
  */
 const UNSETTLED_MAX = 64;
 
 /**
  * Issues entries in creation order, up to `concurrency` requests at a time, holding an entry back
- * while an earlier one for the same row is unsettled (sent, its outcome not stored yet), while a
- * create it mentions (by temporary id) is unsettled, and, for a mutation of no mirrored row, until
- * everything before it has settled. So each row's changes reach the server in order and an id is
- * rewritten before anything uses it. The answers are stored in batches (`batchStore`).
+ * while an earlier one for the same row is unsettled (gathered or sent, its outcome not stored yet),
+ * while a create it mentions (by temporary id) is unsettled, and, for a mutation of no mirrored row,
+ * until everything before it has settled. So each row's changes reach the server in order and an id
+ * is rewritten before anything uses it. Entries free of such hazards are gathered into one batch
+ * request (`batch`); the answers are stored in batches too (`batchStore`).
  */
 async function runOnce(db: LocalDb, opts: ReplayOptions): Promise<ReplayResult> {
   const result = await issueAll(db, opts);
@@ -87,23 +110,32 @@ async function runOnce(db: LocalDb, opts: ReplayOptions): Promise<ReplayResult> 
 async function issueAll(db: LocalDb, opts: ReplayOptions): Promise<ReplayResult> {
   const now = opts.now ?? Date.now;
   const width = Math.max(1, opts.concurrency ?? REPLAY_WINDOW);
+  const batchMax = Math.max(1, Math.min(opts.batch ?? REPLAY_BATCH, SYNC_BATCH_MAX));
   const result: ReplayResult = { sent: 0, failed: 0 };
   /** Rows with an entry waiting for its backoff: their later entries must wait too (order per row). */
   const blocked = new Set<string>();
   const seen = new Set<string>();
-  /** Sent, outcome not stored yet: what `hazard` looks at. */
+  /** Gathered or sent, outcome not stored yet: what `hazard` looks at. */
   const unsettled = new Map<string, OutboxEntry>();
+  /** Gathered for the next request. */
+  let gathered: OutboxEntry[] = [];
+  let gatheredBytes = 0;
   /** Requests without an answer yet: what the window counts. */
   let asking = 0;
   /** An error that is not an answer (a full disk, a bug): the run ends with it once nothing is out. */
   let fatal: { error: unknown } | undefined;
-  const store = batchStore(db);
+  const hooks: GroupHooks = {
+    store: batchStore(db),
+    onRemap: (from) => remapped.add(from),
+    batching: { on: batchMax > 1 },
+  };
   /** Temporary ids that got their server id during this run: entries naming them are read again. */
   const remapped = new Set<string>();
 
   // The loop waits for `changed()`; every answer and every settled entry wakes it to look again.
   let wake = () => {};
   const changed = () => new Promise<void>((resolve) => (wake = resolve));
+  const ended = () => Boolean(result.stopped || fatal);
 
   const hazard = (entry: OutboxEntry, text: string): boolean => {
     if (!entry.target) return unsettled.size > 0;
@@ -114,38 +146,44 @@ async function issueAll(db: LocalDb, opts: ReplayOptions): Promise<ReplayResult>
     }
     return false;
   };
-  const full = () => asking >= width || unsettled.size >= width + UNSETTLED_MAX;
+  const canAsk = () => asking < width;
+  const crowded = () => unsettled.size >= width * batchMax + UNSETTLED_MAX;
+  const mustWait = (entry: OutboxEntry, text: string) =>
+    hazard(entry, text) || crowded() || (gathered.length >= batchMax && !canAsk());
 
-  const issue = (entry: OutboxEntry) => {
+  const tally = async (entry: OutboxEntry, outcome: EntryOutcome) => {
+    opts.onEntry?.(entry, outcome);
+    if (outcome === 'sent') result.sent++;
+    else if (outcome === 'failed') result.failed++;
+    else if (outcome === 'deferred') {
+      if (entry.target) blocked.add(entry.target);
+      const stored = await db.outbox.get(entry.id);
+      if (stored?.nextAttemptAt) result.retryAt = Math.min(result.retryAt ?? Infinity, stored.nextAttemptAt);
+    } else result.stopped ??= outcome;
+  };
+
+  /** Sends what was gathered as one request (a batch, or the entry's own route when alone). */
+  const ask = () => {
+    const group = gathered;
+    gathered = [];
+    gatheredBytes = 0;
     asking++;
-    unsettled.set(entry.id, entry);
     let answered = false;
     const onAnswer = () => {
+      if (answered) return;
       answered = true;
       asking--;
       wake();
     };
     void (async () => {
       try {
-        const outcome = await sendEntry(db, entry, opts.transport, now, {
-          onAnswer,
-          store,
-          onRemap: (from) => remapped.add(from),
-        });
-        opts.onEntry?.(entry, outcome);
-        if (outcome === 'sent') result.sent++;
-        else if (outcome === 'failed') result.failed++;
-        else if (outcome === 'deferred') {
-          if (entry.target) blocked.add(entry.target);
-          const stored = await db.outbox.get(entry.id);
-          if (stored?.nextAttemptAt)
-            result.retryAt = Math.min(result.retryAt ?? Infinity, stored.nextAttemptAt);
-        } else result.stopped ??= outcome;
+        const outcomes = await sendGroup(db, group, opts.transport, now, { ...hooks, onAnswer });
+        for (const [i, entry] of group.entries()) await tally(entry, outcomes[i]);
       } catch (error) {
         fatal ??= { error };
       } finally {
         if (!answered) asking--;
-        unsettled.delete(entry.id);
+        for (const entry of group) unsettled.delete(entry.id);
         wake();
       }
     })();
@@ -155,13 +193,17 @@ async function issueAll(db: LocalDb, opts: ReplayOptions): Promise<ReplayResult>
   for (;;) {
     let progressed = false;
     for (const listed of await listEntries(db)) {
-      if (result.stopped || fatal) break;
+      if (ended()) break;
       if (seen.has(listed.id)) continue;
       if (listed.state !== 'pending' || listed.error === DAMAGED_ENTRY) continue;
       if (listed.userId && opts.userId && listed.userId !== opts.userId) continue;
       const text = `${listed.path} ${listed.body === undefined ? '' : JSON.stringify(listed.body)}`;
-      while (!result.stopped && !fatal && (full() || hazard(listed, text))) await changed();
-      if (result.stopped || fatal) break;
+      // What was gathered goes out before waiting: the wait may be for those very entries.
+      while (!ended() && mustWait(listed, text)) {
+        if (gathered.length && canAsk()) ask();
+        else await changed();
+      }
+      if (ended()) break;
       seen.add(listed.id);
       // An answer in this run may have rewritten its path and body: then read it again. (Nothing else
       // changes a pending entry but sending it; only failed entries can be discarded.)
@@ -175,26 +217,88 @@ async function issueAll(db: LocalDb, opts: ReplayOptions): Promise<ReplayResult>
         result.retryAt = Math.min(result.retryAt ?? Infinity, entry.nextAttemptAt);
         continue;
       }
-      issue(entry);
+      gathered.push(entry);
+      gatheredBytes += text.length;
+      unsettled.set(entry.id, entry);
+      if ((gathered.length >= batchMax || gatheredBytes >= BATCH_BYTES_MAX) && canAsk()) ask();
     }
+    while (gathered.length && !ended()) {
+      if (canAsk()) ask();
+      else await changed();
+    }
+    // Gathered but never sent (the run ended): they stay queued as they are.
+    for (const entry of gathered) unsettled.delete(entry.id);
+    gathered = [];
     while (unsettled.size) await changed();
     if (fatal) throw fatal.error;
     if (result.stopped || !progressed) return result;
   }
 }
 
-interface SendHooks {
+interface GroupHooks {
+  store: BatchStore;
+  /** A create's temporary id was replaced by the server's. */
+  onRemap(temporaryId: string): void;
+  /** Entries may go in one batch request; turned off for the run when the server has no batch call. */
+  batching: { on: boolean };
+}
+
+interface SendHooks extends GroupHooks {
   /**
    * The answer does not end the run (2xx, refused, deferred): the next request may go while this one
    * is stored. A 401 or a network failure frees the window only once the run is marked stopped.
    */
   onAnswer(): void;
-  store: BatchStore;
-  /** A create's temporary id was replaced by the server's. */
-  onRemap(temporaryId: string): void;
 }
 
-/** Sends one entry and records its outcome. */
+const requestOf = (entry: OutboxEntry): BatchedRequest => ({
+  key: entry.id,
+  method: entry.method,
+  path: entry.path,
+  body: entry.body,
+});
+
+/**
+ * Sends a group of gathered entries, in one batch request when there are several, and records each
+ * one's outcome. Without a batch answer (an older server, a batch refused as a whole) the entries go
+ * one by one in order, each to its own route, under the same keys: a batch the server partly applied
+ * is answered from the stored outcomes.
+ */
+async function sendGroup(
+  db: LocalDb,
+  group: readonly OutboxEntry[],
+  transport: Transport,
+  now: () => number,
+  hooks: SendHooks,
+): Promise<EntryOutcome[]> {
+  if (group.length > 1 && hooks.batching.on) {
+    let answers: Awaited<ReturnType<typeof sendBatch>>;
+    try {
+      answers = await sendBatch(transport, group.map(requestOf));
+    } catch (error) {
+      if (!(error instanceof NetworkError)) throw error;
+      return Promise.all(group.map((entry) => recordOffline(db, entry, error)));
+    }
+    if (answers === 'no-batch-call') hooks.batching.on = false;
+    else if (answers !== 'alone') {
+      const all = answers;
+      return Promise.all(group.map((entry, i) => recordAnswer(db, entry, all[i], now, hooks)));
+    }
+  }
+  const outcomes: EntryOutcome[] = [];
+  for (const entry of group) {
+    const stop = outcomes.find((o) => o === 'offline' || o === 'unauthorized');
+    outcomes.push(stop ?? (await sendEntry(db, entry, transport, now, hooks)));
+  }
+  return outcomes;
+}
+
+async function recordOffline(db: LocalDb, entry: OutboxEntry, error: NetworkError): Promise<EntryOutcome> {
+  await db.outbox.update(entry.id, { attempts: entry.attempts + 1, status: 0, error: error.message });
+  return 'offline';
+}
+
+/** Sends one entry to its own route and records its outcome. */
 async function sendEntry(
   db: LocalDb,
   entry: OutboxEntry,
@@ -202,20 +306,29 @@ async function sendEntry(
   now: () => number,
   hooks: SendHooks,
 ): Promise<EntryOutcome> {
-  let status: number;
-  let body: unknown;
+  let answer: TransportResponse;
   try {
-    ({ status, body } = await transport({
+    answer = await transport({
       method: entry.method,
       path: entry.path,
       body: entry.body,
       headers: { 'Idempotency-Key': entry.id },
-    }));
+    });
   } catch (error) {
     if (!(error instanceof NetworkError)) throw error;
-    await db.outbox.update(entry.id, { attempts: entry.attempts + 1, status: 0, error: error.message });
-    return 'offline';
+    return recordOffline(db, entry, error);
   }
+  return recordAnswer(db, entry, answer, now, hooks);
+}
+
+/** Records the server's answer to one entry (alone or in a batch). */
+async function recordAnswer(
+  db: LocalDb,
+  entry: OutboxEntry,
+  { status, body }: TransportResponse,
+  now: () => number,
+  hooks: SendHooks,
+): Promise<EntryOutcome> {
   if (status >= 200 && status < 300) {
     hooks.onAnswer();
     const remapped = await hooks.store.settle({ entry, ok: true, body });

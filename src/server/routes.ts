@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { authRoutes } from './auth/routes';
 import { syncRoutes } from './sync/routes';
+import { syncBatchRoutes } from './sync/batch';
 import { tileRoutes } from './processing/tile-routes';
 import { labelRoutes } from './labels/routes';
 import { studyRoutes } from './studies/routes';
@@ -27,6 +28,7 @@ export async function registerResources(v2: FastifyInstance): Promise<void> {
   organizationSyncSources();
   await v2.register(authRoutes, { prefix: '/auth' });
   await v2.register(syncRoutes, { prefix: '/sync' });
+  await v2.register(syncBatchRoutes, { prefix: '/sync' });
   await v2.register(tileRoutes, { prefix: '/images' });
   await v2.register(labelRoutes, { prefix: '/scan-groups' });
   await v2.register(studyRoutes, { prefix: '/studies' });

@@ -1,5 +1,6 @@
-// Replaying the outbox. First a table of scripted server answers (compact: 'a:201 b:400' means the
-// entry for row a is answered 201, then b's 400), then the issue-4 scenarios against a real server.
+// Replaying the outbox. First tables of scripted server answers (compact: 'a:201 b:400' means the
+// entry for row a is answered 201, then b's 400), one entry per request and in batches, then the
+// issue-4 scenarios against a real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Study } from '../../../src/api/entities';
 import { STUDY_NAME_MAX } from '../../../src/api/constants';
@@ -24,7 +25,16 @@ async function scripted(script: string): Promise<string> {
     const status = Number(answer);
     return { status, body: status < 300 ? { result: {} } : { message: `refused ${status}` } };
   };
-  const result: ReplayResult = await replayOutbox(db, { transport, lock: processLock, concurrency: 1 });
+  const result: ReplayResult = await replayOutbox(db, {
+    transport,
+    lock: processLock,
+    concurrency: 1,
+    batch: 1,
+  });
+  return describeRun(db, steps, result);
+}
+
+async function describeRun(db: LocalDb, steps: Array<[string, string]>, result: ReplayResult) {
   const entries = await db.outbox.orderBy('seq').toArray();
   const states = steps.map(([row], i) => {
     const e = entries.find((x) => x.target === `studies:${row}` && x.seq === i + 1);
@@ -55,6 +65,80 @@ describe('replay: scripted answers', () => {
   });
 });
 
+/**
+ * The same in batches: `script` gives each entry's answer inside the batch answer, `whole` what the
+ * batch request itself gets first ('net', or a status answering the whole batch; after a 404, 405 or
+ * 400 the entries go one by one and take their answers from the script). Returns the requests made
+ * (`batch(n)` or `one`), each entry's state and how the run ended.
+ */
+async function scriptedBatch(script: string, whole?: string): Promise<string> {
+  const db = freshDb();
+  const steps = script.split(/\s+/).map((s) => s.split(':') as [string, string]);
+  for (const [row] of steps) await updateEntity(db, 'studies', row, { set: { name: row } });
+  const answers = steps.map(([, answer]) => answer);
+  const requests: string[] = [];
+  const answer = (a: string | undefined) => {
+    if (a === 'net') throw new NetworkError('offline');
+    const status = Number(a);
+    return { status, body: status < 300 ? { result: {} } : { message: `refused ${status}` } };
+  };
+  let first = whole;
+  const transport: Transport = async (req) => {
+    if (req.path !== '/sync/batch') {
+      requests.push('one');
+      return answer(answers.shift());
+    }
+    const entries = (req.body as { entries: Array<{ id: string }> }).entries;
+    requests.push(`batch(${entries.length})`);
+    const w = first;
+    first = undefined;
+    if (w) return answer(w);
+    const results = entries.map(({ id }) => ({ id, ...answer(answers.shift()) }));
+    return { status: 200, body: { results } };
+  };
+  const result = await replayOutbox(db, { transport, lock: processLock, concurrency: 1 });
+  return `${requests.join(',')} ${await describeRun(db, steps, result)}`;
+}
+
+// [per-entry answers, the batch request's own first answer, what happened]
+const BATCH_CASES: Array<[string, string | undefined, string]> = [
+  ['a:200 b:200 c:200', undefined, 'batch(3) a=sent b=sent c=sent done'],
+  // A refused entry does not block the ones after it in the same batch.
+  ['a:400 b:200 c:403', undefined, 'batch(3) a=failed(refused 400) b=sent c=failed(refused 403) done'],
+  ['a:503 b:200', undefined, 'batch(2) a=pending+backoff b=sent done'],
+  // Two entries of one row never share a batch: the second waits for the first's answer.
+  ['a:200 b:200 a:409', undefined, 'batch(2),one a=sent b=sent a=failed(refused 409) done'],
+  ['a:200 b:401', undefined, 'batch(2) a=sent b=pending stopped:unauthorized'],
+  ['a:_ b:_', 'net', 'batch(2) a=pending b=pending stopped:offline'],
+  ['a:_ b:_', '401', 'batch(2) a=pending b=pending stopped:unauthorized'],
+  ['a:_ b:_', '503', 'batch(2) a=pending+backoff b=pending+backoff done'],
+  // A server without the batch call, or a batch refused as a whole: one by one, in order.
+  ['a:200 b:400', '404', 'batch(2),one,one a=sent b=failed(refused 400) done'],
+  ['a:200 b:200', '400', 'batch(2),one,one a=sent b=sent done'],
+];
+
+describe('replay: scripted answers in batches', () => {
+  it.each(BATCH_CASES)('%s (batch answered %s) → %s', async (script, whole, expected) => {
+    expect(await scriptedBatch(script, whole)).toBe(expected);
+  });
+
+  it('sends a long queue in batches of at most `batch` entries, in order', async () => {
+    const db = freshDb();
+    for (let i = 0; i < 25; i++) await updateEntity(db, 'studies', `r${i}`, { set: { name: `n${i}` } });
+    const sizes: number[] = [];
+    const paths: string[] = [];
+    const transport: Transport = async (req) => {
+      const entries = (req.body as { entries: Array<{ id: string; path: string }> }).entries;
+      sizes.push(entries.length);
+      paths.push(...entries.map((e) => e.path));
+      return { status: 200, body: { results: entries.map(({ id }) => ({ id, status: 200, body: {} })) } };
+    };
+    expect(await replayOutbox(db, { transport, lock: processLock, batch: 10 })).toMatchObject({ sent: 25 });
+    expect(sizes).toEqual([10, 10, 5]);
+    expect(paths).toEqual(Array.from({ length: 25 }, (_, i) => `/studies/r${i}`));
+  });
+});
+
 describe('replay: several in flight', () => {
   it('overlaps entries of different rows, never two of one row, and holds a use of a new id until its create is answered', async () => {
     const db = freshDb();
@@ -79,7 +163,10 @@ describe('replay: several in flight', () => {
       const id = row === 'create' ? 'server-id' : row;
       return { status: 200, body: { result: { id, name: 'x', tags: [] } } };
     };
-    expect(await replayOutbox(db, { transport, lock: processLock })).toMatchObject({ sent: 7, failed: 0 });
+    expect(await replayOutbox(db, { transport, lock: processLock, batch: 1 })).toMatchObject({
+      sent: 7,
+      failed: 0,
+    });
     expect(most).toBeGreaterThan(1);
     // The rename of the new study went out after its create, to the server's id.
     expect(order.indexOf('PATCH server-id')).toBeGreaterThan(order.indexOf('POST create'));
