@@ -1,5 +1,6 @@
 // Opens the database: embedded PGlite in DATA_DIR by default, PostgreSQL when DATABASE_URL is set.
 // Both run the same Drizzle schema and the same SQL migrations (STACK gotcha 9).
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,8 +15,17 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Runs raw SQL text (several statements allowed, no parameters). */
   exec(sqlText: string): Promise<void>;
-  /** Runs one parameterised statement and returns its rows (used by the job queue). */
-  query<T = Record<string, unknown>>(sqlText: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Runs one parameterised statement and returns its rows (used by the job queue). `prepared`: keep
+   * the statement prepared on each PostgreSQL connection, named by a hash of its text, so later runs
+   * skip parsing and, once PostgreSQL settles on a generic plan, planning (the hot list and caller
+   * statements, bench/README.md api-lists). PGlite runs it as it is.
+   */
+  query<T = Record<string, unknown>>(
+    sqlText: string,
+    params?: unknown[],
+    options?: { prepared?: boolean },
+  ): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -50,6 +60,22 @@ async function openPglite(location: string): Promise<Database> {
   };
 }
 
+/**
+ * Statements kept prepared, by text. Each one lives on every pooled connection (and in its backend)
+ * until the pool ends, so their number is capped: past it, new texts run unprepared.
+ */
+const PREPARED_KEPT = 500;
+const preparedNames = new Map<string, string>();
+
+function preparedName(text: string): string | undefined {
+  let name = preparedNames.get(text);
+  if (!name && preparedNames.size < PREPARED_KEPT) {
+    name = `t${crypto.createHash('sha1').update(text).digest('base64url')}`;
+    preparedNames.set(text, name);
+  }
+  return name;
+}
+
 async function openPostgres(url: string): Promise<Database> {
   const { default: pg } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -66,8 +92,13 @@ async function openPostgres(url: string): Promise<Database> {
     exec: async (text) => {
       await pool.query(text);
     },
-    query: async <T>(text: string, params?: unknown[]) =>
-      (await pool.query(text, params as unknown[])).rows as T[],
+    query: async <T>(text: string, params?: unknown[], options?: { prepared?: boolean }) => {
+      const name = options?.prepared ? preparedName(text) : undefined;
+      const result = name
+        ? await pool.query({ name, text, values: params as unknown[] })
+        : await pool.query(text, params as unknown[]);
+      return result.rows as T[];
+    },
     close: () => pool.end(),
   };
 }

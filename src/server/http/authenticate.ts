@@ -19,9 +19,25 @@ export interface Actor {
   policies: string[];
 }
 
+/** A cached actor handed to a handler that checks it itself, in its own statement (checksActor). */
+interface PendingCheck {
+  userId: string;
+  /** The stamp the actor was loaded with; the handler compares the one its statement read. */
+  stamp: string;
+  reload(): Promise<Actor | undefined>;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     actor?: Actor;
+    actorCheck?: PendingCheck;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The handler reads the caller's stamp (stampSql) in its own statement and calls confirmActor
+     * when it differs, which saves the stamp statement, a round trip, per request (the lists).
+     */
+    checksActor?: boolean;
   }
 }
 
@@ -55,15 +71,22 @@ export async function loadActor(app: FastifyInstance, userId: string): Promise<A
 
 /**
  * What an actor is made of, as one string: the change numbers of the user's and the organization's
- * rows (every update of either takes a new one, migration 0002) and the ids of the teams below.
+ * rows (every update of either takes a new one, migration 0002) and the ids of the teams below, in
+ * code-unit order (JavaScript's sort, PostgreSQL's "C" collation).
  */
-const stampOf = (userSeq: unknown, orgSeq: unknown, childIds: readonly string[]) =>
-  `${String(userSeq)}|${String(orgSeq)}|${[...childIds].sort().join(',')}`;
+const stampOf = (actor: Actor) =>
+  `${actor.user.changeSeq}|${actor.organization.changeSeq}|${[...actor.childIds].sort().join(',')}`;
 
-/** The stamp of a user's actor as the database has it now: one small statement, no rows to map. */
-const STAMP_SQL = `SELECT u.change_seq AS u, o.change_seq AS o,
-  ARRAY(SELECT c.id::text FROM organizations c WHERE o.id::text = ANY(c.parent_ids)) AS c
-  FROM users u JOIN organizations o ON o.id = u.organization_id WHERE u.id = $1`;
+/**
+ * The stamp of the actor of user `userParam` (a statement's parameter) as the database has it now, as
+ * one SQL expression: NULL when the user is gone. The same text as stampOf.
+ */
+export const stampSql = (userParam: string) =>
+  `(SELECT u.change_seq || '|' || o.change_seq || '|' || array_to_string(ARRAY(SELECT c.id::text ` +
+  `FROM organizations c WHERE o.id::text = ANY(c.parent_ids) ORDER BY c.id::text COLLATE "C"), ',') ` +
+  `FROM users u JOIN organizations o ON o.id = u.organization_id WHERE u.id = ${userParam})`;
+
+const STAMP_SQL = `SELECT ${stampSql('$1')} AS stamp`;
 
 const ACTORS_KEPT = 10_000;
 
@@ -75,38 +98,70 @@ const ACTORS_KEPT = 10_000;
  */
 function actorLoader(app: FastifyInstance) {
   const known = new Map<string, { stamp: string; actor: Actor }>();
-  return async (userId: string): Promise<Actor | undefined> => {
-    const entry = known.get(userId);
-    if (entry) {
-      const [now] = await app.ctx.database.query<{ u: unknown; o: unknown; c: string[] }>(STAMP_SQL, [
-        userId,
-      ]);
-      if (now && stampOf(now.u, now.o, now.c) === entry.stamp) return entry.actor;
-      known.delete(userId);
-    }
+  const load = async (userId: string): Promise<Actor | undefined> => {
+    known.delete(userId);
     const actor = await loadActor(app, userId);
     if (actor) {
       if (known.size >= ACTORS_KEPT) known.clear();
-      known.set(userId, {
-        stamp: stampOf(actor.user.changeSeq, actor.organization.changeSeq, actor.childIds),
-        actor,
-      });
+      known.set(userId, { stamp: stampOf(actor), actor });
     }
     return actor;
+  };
+  return {
+    /** The user's actor, checked against the database now (one small prepared statement). */
+    async checked(userId: string): Promise<Actor | undefined> {
+      const entry = known.get(userId);
+      if (entry) {
+        const [now] = await app.ctx.database.query<{ stamp: string | null }>(STAMP_SQL, [userId], {
+          prepared: true,
+        });
+        if (now?.stamp === entry.stamp) return entry.actor;
+      }
+      return load(userId);
+    },
+    /** The cached actor and what its handler must check, or undefined when none is cached. */
+    pending(userId: string): { actor: Actor; check: PendingCheck } | undefined {
+      const entry = known.get(userId);
+      return (
+        entry && { actor: entry.actor, check: { userId, stamp: entry.stamp, reload: () => load(userId) } }
+      );
+    },
   };
 }
 
 export function installAuthentication(app: FastifyInstance): void {
-  const actorFor = actorLoader(app);
+  const actors = actorLoader(app);
   app.addHook('preHandler', async (request) => {
     if (request.routeOptions.config.public) return;
     const token = bearerToken(request);
     if (!token) throw unauthorized(Session.notLoggedIn, 'NOT_LOGGED_IN');
     const claims = await app.ctx.sessions.verifyAccess(token);
-    const actor = await actorFor(claims.userId);
+    const pending = request.routeOptions.config.checksActor ? actors.pending(claims.userId) : undefined;
+    if (pending) {
+      request.actor = pending.actor;
+      request.actorCheck = pending.check;
+      return;
+    }
+    const actor = await actors.checked(claims.userId);
     if (!actor) throw unauthorized(AuthText.invalidToken, 'INVALID_TOKEN');
     request.actor = actor;
   });
+}
+
+/** The check a checksActor handler still owes for this request (undefined: the actor is current). */
+export const pendingActorCheck = (request: FastifyRequest): PendingCheck | undefined => request.actorCheck;
+
+/**
+ * For a checksActor handler whose statement read a stamp other than the cached actor's: loads the
+ * actor afresh (401 when the user is gone or inactive) so the handler can answer with it.
+ */
+export async function confirmActor(request: FastifyRequest): Promise<void> {
+  const check = request.actorCheck;
+  if (!check) return;
+  request.actorCheck = undefined;
+  const actor = await check.reload();
+  if (!actor) throw unauthorized(AuthText.invalidToken, 'INVALID_TOKEN');
+  request.actor = actor;
 }
 
 /** The signed-in caller; only for routes that are not public. */

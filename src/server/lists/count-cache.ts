@@ -13,25 +13,24 @@
 // numbers above the version, and a later request sees a different version and counts again.
 //
 // The version is read in the same statement as the page (one snapshot), so a count served from here
-// is the exact count of the rows that page was cut from.
-import { getTableName, sql, type SQL } from 'drizzle-orm';
-import { PgDialect, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
+// is the exact count of the rows that page was cut from (lists/page-statement.ts).
+import { getTableName } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { scanGroups, studies, tombstones } from '../db/schema';
+import { scanGroups, studies } from '../db/schema';
 import { changeSeqFloor } from '../sync/routes';
 
-/** A table a list reads: its change_seq column and the tombstone kind its deletions write. */
+/** A table a list reads: its name and the tombstone kind its deletions write. */
 export interface VersionedTable {
-  changeSeq: PgColumn;
+  table: string;
   tombstoneKind: string;
 }
 
 /** The versioned tables of the scan-group and study lists. */
 export const SCAN_GROUPS_VERSION: VersionedTable = {
-  changeSeq: scanGroups.changeSeq,
+  table: getTableName(scanGroups),
   tombstoneKind: 'scan-groups',
 };
-export const STUDIES_VERSION: VersionedTable = { changeSeq: studies.changeSeq, tombstoneKind: 'studies' };
+export const STUDIES_VERSION: VersionedTable = { table: getTableName(studies), tombstoneKind: 'studies' };
 
 /** Counts kept per database (so two apps in one process, as in the tests, never share one). */
 const ENTRIES_KEPT = 2000;
@@ -44,31 +43,22 @@ function cacheOf(db: Db) {
 }
 
 /**
- * The version of the tables as one bigint: each max() is a probe of a change_seq index (migration
- * 0009); 0 when the tables and their tombstones are empty.
+ * The version of the tables as one bigint, as SQL text: each max() is a probe of a change_seq index
+ * (migration 0009); 0 when the tables and their tombstones are empty. Names and kinds are the
+ * constants above, never input.
  */
-export function versionSql(tables: readonly VersionedTable[]): SQL<string> {
+export function versionText(tables: readonly VersionedTable[]): string {
   const parts = tables.flatMap((t) => [
-    sql`(SELECT max(${t.changeSeq}) FROM ${t.changeSeq.table})`,
-    sql`(SELECT max(${tombstones.changeSeq}) FROM ${tombstones} WHERE ${tombstones.kind} = ${t.tombstoneKind})`,
+    `(SELECT max(change_seq) FROM "${t.table}")`,
+    `(SELECT max(change_seq) FROM tombstones WHERE kind = '${t.tombstoneKind}')`,
   ]);
-  return sql<string>`coalesce(greatest(${sql.join(parts, sql`, `)}), 0)`;
+  return `coalesce(greatest(${parts.join(', ')}), 0)`;
 }
-
-// The schema's casing (db/client.ts), so a condition compiles to the SQL the database runs.
-const dialect = new PgDialect({ casing: 'snake_case' });
 
 /**
- * The cache key of a count: the table and the text and parameters of its condition (the rest of the
- * count statement is the same for every count of the table). Compiling the condition alone costs
- * less than compiling the whole statement.
+ * A count's cache key is its statement's condition (scope and filters, text and parameters) on its
+ * table: the rest of the count statement is the same for every count of the table.
  */
-export function countKey(table: PgTable, cond: SQL | undefined): string {
-  if (!cond) return getTableName(table);
-  const query = dialect.sqlToQuery(cond);
-  return `${getTableName(table)}\u0000${query.sql}\u0000${JSON.stringify(query.params)}`;
-}
-
 export function cachedCount(db: Db, key: string, version: number): number | undefined {
   const entry = cacheOf(db).get(key);
   return entry && entry.version === version ? entry.count : undefined;

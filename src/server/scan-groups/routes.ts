@@ -20,9 +20,9 @@ import { images, organizations, reactions, scanGroups, studies } from '../db/sch
 import { readScopeSql } from '../db/read-scope-sql';
 import { badRequest, conflict } from '../http/errors';
 import { accessOf, assertCan, assertCreate, assertUpdate, scopeOf } from '../http/guard';
-import { SCAN_GROUPS_VERSION } from '../lists/count-cache';
+import { listPage, sendJson } from '../lists/page-statement';
 import { recordDeletion } from '../sync/kinds';
-import { containsPattern, dateRange, ordering, pageOf } from '../studies/list-sql';
+import { containsPattern, dateRange } from '../studies/list-sql';
 import { assertAssignable, assertOrgan, checkTags } from '../studies/checks';
 import { changedFields } from '../studies/changes';
 import { applySet, setSql, textArraySql, touches, type SetChange } from '../studies/sets';
@@ -32,6 +32,7 @@ import { moveImages, planArchive, storageStepSet } from './storage';
 import { enqueue } from '../jobs/queue';
 import { STORAGE_STEP, STORAGE_STEP_DELAY_MS } from '../jobs/kinds';
 import { scanGroupSyncSource } from './sync';
+import { scanGroupList } from './list-sql';
 
 const SET_FIELDS = ['tags', 'assigneeUserIds', 'assigneeOrgIds'] as const;
 type SetField = (typeof SET_FIELDS)[number];
@@ -48,48 +49,53 @@ export const scanGroupRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/',
-    { schema: { querystring: ScanGroupListQuery, response: { 200: listEnvelope(ScanGroup) } } },
-    async (request) => {
+    {
+      schema: { querystring: ScanGroupListQuery, response: { 200: listEnvelope(ScanGroup) } },
+      config: { checksActor: true },
+    },
+    async (request, reply) => {
       const q = request.query;
-      const where: SQL[] = [];
-      const scope = readScopeSql(scopeOf(request, 'ScanGroup'), scanGroupScope);
-      if (scope) where.push(scope);
-      if (q.id) where.push(inArray(scanGroups.id, q.id));
-      if (q.creatorUserId) where.push(inArray(scanGroups.creatorUserId, q.creatorUserId));
-      if (q.organId) where.push(inArray(scanGroups.organId, q.organId));
-      if (q.organizationId) where.push(inArray(scanGroups.organizationId, q.organizationId));
-      if (q.storageStatus) where.push(inArray(scanGroups.storageStatus, q.storageStatus));
-      if (q.status) where.push(inArray(scanGroups.status, q.status));
-      if (q.simpleId) where.push(inArray(scanGroups.simpleId, q.simpleId.map(normalizeSimpleId)));
-      if (q.animalName)
-        where.push(
-          inArray(
-            sql`lower(${scanGroups.animal})`,
-            q.animalName.map((a) => a.trim().toLowerCase()),
-          ),
-        );
-      if (q.tag) where.push(sql`${scanGroups.tags} && ${textArraySql(q.tag)}`);
-      if (q.search) {
-        const pattern = containsPattern(q.search);
-        where.push(
-          or(
-            ilike(scanGroups.simpleId, containsPattern(normalizeSimpleId(q.search))),
-            ilike(scanGroups.name, pattern),
-            ilike(scanGroups.notes, pattern),
-          )!,
-        );
-      }
-      where.push(...dateRange(scanGroups.createdAt, q.createdAtStart, q.createdAtEnd));
-      where.push(...dateRange(scanGroups.archiveAt, q.archiveAtStart, q.archiveAtEnd));
-      const { rows, count } = await pageOf(
-        db,
-        scanGroups,
+      const where = () => {
+        const out: SQL[] = [];
+        const scope = readScopeSql(scopeOf(request, 'ScanGroup'), scanGroupScope);
+        if (scope) out.push(scope);
+        if (q.id) out.push(inArray(scanGroups.id, q.id));
+        if (q.creatorUserId) out.push(inArray(scanGroups.creatorUserId, q.creatorUserId));
+        if (q.organId) out.push(inArray(scanGroups.organId, q.organId));
+        if (q.organizationId) out.push(inArray(scanGroups.organizationId, q.organizationId));
+        if (q.storageStatus) out.push(inArray(scanGroups.storageStatus, q.storageStatus));
+        if (q.status) out.push(inArray(scanGroups.status, q.status));
+        if (q.simpleId) out.push(inArray(scanGroups.simpleId, q.simpleId.map(normalizeSimpleId)));
+        if (q.animalName)
+          out.push(
+            inArray(
+              sql`lower(${scanGroups.animal})`,
+              q.animalName.map((a) => a.trim().toLowerCase()),
+            ),
+          );
+        if (q.tag) out.push(sql`${scanGroups.tags} && ${textArraySql(q.tag)}`);
+        if (q.search) {
+          const pattern = containsPattern(q.search);
+          out.push(
+            or(
+              ilike(scanGroups.simpleId, containsPattern(normalizeSimpleId(q.search))),
+              ilike(scanGroups.name, pattern),
+              ilike(scanGroups.notes, pattern),
+            )!,
+          );
+        }
+        out.push(...dateRange(scanGroups.createdAt, q.createdAtStart, q.createdAtEnd));
+        out.push(...dateRange(scanGroups.archiveAt, q.archiveAtStart, q.archiveAtEnd));
+        return out;
+      };
+      const json = await listPage(request, app.ctx.database, scanGroupList, {
         where,
-        ordering(scanGroups[q.orderBy], q.orderDirection, scanGroups.id),
-        q,
-        [SCAN_GROUPS_VERSION],
-      );
-      return { result: rows.map(toScanGroup), count, page: q.page, limit: q.limit };
+        orderBy: scanGroups[q.orderBy],
+        direction: q.orderDirection,
+        page: q.page,
+        limit: q.limit,
+      });
+      return sendJson(reply, json);
     },
   );
 

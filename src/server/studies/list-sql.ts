@@ -4,7 +4,9 @@
 import { and, asc, desc, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
-import { cachedCount, countAndKeep, countKey, versionSql, type VersionedTable } from '../lists/count-cache';
+import { studies } from '../db/schema';
+import { SCAN_GROUPS_VERSION, STUDIES_VERSION } from '../lists/count-cache';
+import { isoSql, type ListSource } from '../lists/page-statement';
 
 const DAY_MS = 86_400_000;
 const dateOnly = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v);
@@ -35,10 +37,9 @@ export interface Paged {
 }
 
 /**
- * Fetches one page of `table` under `where` and counts the rows under it. The count costs nothing
- * when the page is not full (every row is in hand: count = offset + rows). Otherwise, when `versioned`
- * names the tables the statement reads, the count is served from the count cache while those tables
- * have not changed (src/server/lists/count-cache.ts), else counted.
+ * Fetches one page of `table` under `where` and counts the rows under it (the count costs nothing when
+ * the page is not full: every row is in hand). The scan-group and study lists, called far more often,
+ * answer through lists/page-statement.ts instead (prepared, JSON built in SQL, counts cached).
  */
 export async function pageOf<T extends PgTable>(
   db: Db,
@@ -46,32 +47,53 @@ export async function pageOf<T extends PgTable>(
   where: SQL[],
   order: SQL[],
   { page, limit }: Paged,
-  versioned?: readonly VersionedTable[],
 ): Promise<{ rows: T['$inferSelect'][]; count: number }> {
   const cond = where.length ? and(...where) : undefined;
   const offset = (page - 1) * limit;
-  const version = versioned?.length ? versionSql(versioned) : sql<string>`0`;
-  const fetched = await db
-    .select({ row: table as PgTable, version })
+  const rows = (await db
+    .select()
     .from(table as PgTable)
     .where(cond)
     .orderBy(...order)
     .limit(limit)
-    .offset(offset);
-  const rows = fetched.map((r) => r.row) as T['$inferSelect'][];
+    .offset(offset)) as T['$inferSelect'][];
   if (rows.length < limit && (rows.length > 0 || offset === 0)) return { rows, count: offset + rows.length };
-
-  const countQuery = () =>
-    db
-      .select({ count: sql<number>`count(*)::int`, version })
-      .from(table as PgTable)
-      .where(cond);
-  const counted = async () => {
-    const [answer] = await countQuery();
-    return { count: Number(answer.count), version: Number(answer.version) };
-  };
-  if (!versioned?.length || rows.length === 0) return { rows, count: (await counted()).count };
-  const key = countKey(table as PgTable, cond);
-  const known = cachedCount(db, key, Number(fetched[0].version));
-  return { rows, count: known ?? (await countAndKeep(db, key, counted)) };
+  const [answer] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(table as PgTable)
+    .where(cond);
+  return { rows, count: Number(answer.count) };
 }
+
+const t = '"studies"';
+
+/**
+ * The study list's source for lists/page-statement.ts: each row as the JSON object toStudy
+ * (repository.ts) makes of it, key for key (tests/api/list-json.test.ts holds them equal). With
+ * filters on the study's slides the statement reads scan_groups too, hence `withSlides`.
+ */
+export function studyList(withSlides: boolean): ListSource {
+  return withSlides ? STUDIES_WITH_SLIDES : STUDIES;
+}
+
+const STUDIES: ListSource = {
+  table: t,
+  id: studies.id,
+  projection: [
+    `${t}."id" AS "id"`,
+    `${t}."name" AS "name"`,
+    `${t}."tags" AS "tags"`,
+    `${t}."scan_group_ids" AS "scanGroupIds"`,
+    `${t}."organization_id" AS "organizationId"`,
+    `${t}."status" AS "status"`,
+    `${t}."creator_user_id" AS "creatorUserId"`,
+    `${t}."assignee_user_ids" AS "assigneeUserIds"`,
+    `${t}."assignee_org_ids" AS "assigneeOrgIds"`,
+    `${t}."inherited_assignees" AS "inheritedAssignees"`,
+    `${isoSql(`${t}."created_at"`)} AS "createdAt"`,
+    `${isoSql(`${t}."updated_at"`)} AS "updatedAt"`,
+    `${t}."viewer_options" AS "viewerOptions"`,
+  ].join(', '),
+  versioned: [STUDIES_VERSION],
+};
+const STUDIES_WITH_SLIDES: ListSource = { ...STUDIES, versioned: [STUDIES_VERSION, SCAN_GROUPS_VERSION] };

@@ -26,10 +26,10 @@ import { readScopeSql } from '../db/read-scope-sql';
 import { badRequest, conflict } from '../http/errors';
 import { accessOf, assertCan, assertCreate, assertUpdate, scopeOf } from '../http/guard';
 import { recomputeInheritance } from '../scan-groups/inheritance';
-import { SCAN_GROUPS_VERSION, STUDIES_VERSION } from '../lists/count-cache';
+import { listPage, sendJson } from '../lists/page-statement';
 import { recordDeletion } from '../sync/kinds';
 import { assertAddableSlides, assertAssignable, checkTags } from './checks';
-import { containsPattern, dateRange, ordering, pageOf } from './list-sql';
+import { containsPattern, dateRange, studyList } from './list-sql';
 import { readableStudy, studyScope, toStudy } from './repository';
 import { changedFields } from './changes';
 import { applySet, firstDuplicate, setSql, textArraySql, touches, type SetChange } from './sets';
@@ -59,17 +59,12 @@ export const studyRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/',
-    { schema: { querystring: StudyListQuery, response: { 200: listEnvelope(Study) } } },
-    async (request) => {
+    {
+      schema: { querystring: StudyListQuery, response: { 200: listEnvelope(Study) } },
+      config: { checksActor: true },
+    },
+    async (request, reply) => {
       const q = request.query;
-      const where: SQL[] = [];
-      const scope = readScopeSql(scopeOf(request, 'Study'), studyScope);
-      if (scope) where.push(scope);
-      if (q.name) where.push(ilike(studies.name, containsPattern(q.name)));
-      if (q.organizationId) where.push(inArray(studies.organizationId, q.organizationId));
-      if (q.creatorUserId) where.push(inArray(studies.creatorUserId, q.creatorUserId));
-      if (q.tag) where.push(sql`${studies.tags} && ${textArraySql(q.tag)}`);
-      where.push(...dateRange(studies.createdAt, q.createdAtStart, q.createdAtEnd));
       // Filters on the study's slides: some slide of the study matches each given filter.
       const slide: SQL[] = [];
       if (q.animalName)
@@ -90,21 +85,31 @@ export const studyRoutes: FastifyPluginAsyncZod = async (app) => {
           )!,
         );
       }
-      // "Some slide of the study matches" as an overlap with the matching slides' ids, which the GIN
-      // index of scan_group_ids answers (migration 0009) instead of a subquery per study.
-      for (const cond of slide)
-        where.push(
-          sql`${studies.scanGroupIds} && ARRAY(SELECT ${scanGroups.id}::text FROM ${scanGroups} WHERE ${cond})`,
-        );
-      const { rows, count } = await pageOf(
-        db,
-        studies,
+      const where = () => {
+        const out: SQL[] = [];
+        const scope = readScopeSql(scopeOf(request, 'Study'), studyScope);
+        if (scope) out.push(scope);
+        if (q.name) out.push(ilike(studies.name, containsPattern(q.name)));
+        if (q.organizationId) out.push(inArray(studies.organizationId, q.organizationId));
+        if (q.creatorUserId) out.push(inArray(studies.creatorUserId, q.creatorUserId));
+        if (q.tag) out.push(sql`${studies.tags} && ${textArraySql(q.tag)}`);
+        out.push(...dateRange(studies.createdAt, q.createdAtStart, q.createdAtEnd));
+        // "Some slide of the study matches" as an overlap with the matching slides' ids, which the GIN
+        // index of scan_group_ids answers (migration 0009) instead of a subquery per study.
+        for (const cond of slide)
+          out.push(
+            sql`${studies.scanGroupIds} && ARRAY(SELECT ${scanGroups.id}::text FROM ${scanGroups} WHERE ${cond})`,
+          );
+        return out;
+      };
+      const json = await listPage(request, app.ctx.database, studyList(slide.length > 0), {
         where,
-        ordering(studies[q.orderBy], q.orderDirection, studies.id),
-        q,
-        slide.length ? [STUDIES_VERSION, SCAN_GROUPS_VERSION] : [STUDIES_VERSION],
-      );
-      return { result: rows.map(toStudy), count, page: q.page, limit: q.limit };
+        orderBy: studies[q.orderBy],
+        direction: q.orderDirection,
+        page: q.page,
+        limit: q.limit,
+      });
+      return sendJson(reply, json);
     },
   );
 

@@ -1,0 +1,131 @@
+// The scan-group and study lists as one prepared statement per request that answers the page already
+// as JSON text, the version of the tables it read (count cache) and the caller's stamp (authenticate.ts)
+// — bench/README.md, api-lists. Why: at 50 clients on 2 cores the cost per request was the round trips
+// (a stamp statement, then the page), PostgreSQL planning each statement afresh, and in node the
+// parsing of every column, Drizzle's row mapping, zod's check of the answer and JSON.stringify.
+//
+// The conditions are still written with Drizzle (read scope, filters) and compiled once; the rest of
+// the statement is text around them. The row's JSON comes from the table's projection (its list-sql
+// module), which must answer what the entity mapper (toScanGroup, toStudy) answers: tests/api/
+// list-json.test.ts compares the two for every row of a fixture.
+import { and, sql, type SQL } from 'drizzle-orm';
+import { PgDialect, type PgColumn } from 'drizzle-orm/pg-core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '../db/client';
+import { confirmActor, pendingActorCheck, stampSql } from '../http/authenticate';
+import { cachedCount, countAndKeep, versionText, type VersionedTable } from './count-cache';
+
+// The schema's casing (db/client.ts), so a condition compiles to the SQL the database runs.
+const dialect = new PgDialect({ casing: 'snake_case' });
+
+const columnText = new Map<PgColumn, string>();
+/** `"table"."column"` as the compiled conditions write it. */
+export function columnSql(column: PgColumn): string {
+  let text = columnText.get(column);
+  if (text === undefined) columnText.set(column, (text = dialect.sqlToQuery(sql`${column}`).sql));
+  return text;
+}
+
+/** A timestamptz as JavaScript's toISOString() writes it (milliseconds, both truncate). */
+export const isoSql = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** What one list reads and how its rows look in JSON. */
+export interface ListSource {
+  /** `"table"`, as the conditions name it. */
+  table: string;
+  id: PgColumn;
+  /** The select list of the entity's JSON object: `<expr> AS "<key>"` in the entity's key order. */
+  projection: string;
+  versioned: readonly VersionedTable[];
+}
+
+export interface ListRequest {
+  /** The conditions; called again with the reloaded actor when the caller changed meanwhile. */
+  where: () => SQL[];
+  orderBy: PgColumn;
+  direction: 'asc' | 'desc';
+  page: number;
+  limit: number;
+}
+
+interface Answer {
+  rows: string;
+  n: number;
+  version: string | number;
+  stamp?: string | null;
+}
+
+async function runPage(
+  database: Database,
+  source: ListSource,
+  list: ListRequest,
+  stampOf: string | undefined,
+): Promise<{ answer: Answer; cond: { sql: string; params: unknown[] } }> {
+  const where = list.where();
+  const cond = where.length ? dialect.sqlToQuery(and(...where)!) : { sql: '', params: [] };
+  const params = [...cond.params];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  const dir = list.direction === 'asc' ? 'asc' : 'desc';
+  const key = columnSql(list.orderBy);
+  const id = columnSql(source.id);
+  // The inner query picks the page's rows (its plan is the one the conditions and order choose); the
+  // outer one, whose FROM takes the table's name so the projection's column references read the
+  // picked rows, builds JSON for those rows only — not for rows a sort or OFFSET then drops.
+  const order = (d: string) => `${key} ${d} NULLS LAST, ${id} ${d}`;
+  const text =
+    `SELECT coalesce('[' || string_agg(row_to_json(j)::text, ',' ORDER BY ${order(dir)}) || ']', '[]') AS rows, ` +
+    `count(*)::int AS n, ${versionText(source.versioned)} AS version` +
+    (stampOf ? `, ${stampSql(param(stampOf))} AS stamp` : '') +
+    ` FROM (SELECT * FROM ${source.table}` +
+    (cond.sql ? ` WHERE ${cond.sql}` : '') +
+    ` ORDER BY ${order(dir)} LIMIT ${param(list.limit)} OFFSET ${param((list.page - 1) * list.limit)})` +
+    ` AS ${source.table} CROSS JOIN LATERAL (SELECT ${source.projection}) j`;
+  const [answer] = await database.query<Answer>(text, params, { prepared: true });
+  return { answer, cond };
+}
+
+/**
+ * Answers one page of a list as the {result, count, page, limit} envelope's JSON text. The count costs
+ * nothing when the page is not full (count = offset + rows); otherwise it comes from the count cache
+ * while the versioned tables are unchanged, else from a count statement (lists/count-cache.ts).
+ */
+export async function listPage(
+  request: FastifyRequest,
+  database: Database,
+  source: ListSource,
+  list: ListRequest,
+): Promise<string> {
+  const check = pendingActorCheck(request);
+  let { answer, cond } = await runPage(database, source, list, check?.userId);
+  // The caller's user, organization or teams changed since its actor was loaded: load it again
+  // (401 when it is gone) and answer with the scope it has now.
+  if (check && answer.stamp !== check.stamp) {
+    await confirmActor(request);
+    ({ answer, cond } = await runPage(database, source, list, undefined));
+  }
+  const offset = (list.page - 1) * list.limit;
+  let count: number;
+  if (answer.n < list.limit && (answer.n > 0 || offset === 0)) count = offset + answer.n;
+  else {
+    const countText = `SELECT count(*)::int AS count, ${versionText(source.versioned)} AS version FROM ${source.table}${cond.sql ? ` WHERE ${cond.sql}` : ''}`;
+    const counted = async () => {
+      const [row] = await database.query<{ count: number; version: string | number }>(
+        countText,
+        cond.params,
+        { prepared: true },
+      );
+      return { count: Number(row.count), version: Number(row.version) };
+    };
+    const cacheKey = `${source.table}\u0000${cond.sql}\u0000${JSON.stringify(cond.params)}`;
+    count =
+      cachedCount(database.db, cacheKey, Number(answer.version)) ??
+      (await countAndKeep(database.db, cacheKey, counted));
+  }
+  return `{"result":${answer.rows},"count":${count},"page":${list.page},"limit":${list.limit}}`;
+}
+
+/** Sends JSON text as it is (Fastify serializes only what is not a string). */
+export function sendJson(reply: FastifyReply, text: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(text as never);
+}
