@@ -5,7 +5,10 @@
 // admin; baseline GET /v2/health on the same server in the same run. On PostgreSQL it also prints
 // EXPLAIN ANALYZE of the generated list SQL; `--try-indexes` adds candidate indexes and measures again.
 // Usage: npx tsx bench/api-lists.ts [--small | --scale 0.2] [--duration 8] [--concurrency 50]
-//        [--db postgres|pglite] [--try-indexes] [--plans]      (npm run bench -- api-lists …)
+//        [--db postgres|pglite] [--try-indexes] [--plans] [--only member|superAdmin] [--tags a,b]
+//        [--reuse <database>]      (npm run bench -- api-lists …)
+// `--reuse` (PostgreSQL) seeds the named database once and keeps it, so later runs skip the seeding;
+// `--only` and `--tags` pick personas and filters while iterating.
 import crypto from 'node:crypto';
 import { hashPassword } from '../src/server/auth/passwords';
 import { users } from '../src/server/db/schema';
@@ -38,6 +41,10 @@ const scale: LabScale = {
   studies: Math.round(FULL_SCALE.studies * fraction),
   images: Math.round(FULL_SCALE.images * fraction),
 };
+const only = f.get('only');
+const personas: Persona[] = only === 'member' || only === 'superAdmin' ? [only] : ['member', 'superAdmin'];
+const tagsWanted = typeof f.get('tags') === 'string' ? String(f.get('tags')).split(',') : undefined;
+const reuse = typeof f.get('reuse') === 'string' ? String(f.get('reuse')) : undefined;
 const WIDTHS = [34, 12, 7, 7, 7, 7, 8, 7, 7, 7];
 
 interface Result {
@@ -55,7 +62,28 @@ function print(db: DbKind, phase: string, label: string, summaries: Summary[]): 
   }
 }
 
-async function seed(server: BenchServer): Promise<LabData & { memberId: string }> {
+type SeededLab = LabData & { memberId: string };
+
+/** A reused database keeps its lab's description in a table of its own (`--reuse`). */
+async function storedLab(server: BenchServer): Promise<SeededLab | undefined> {
+  await server.database.exec('CREATE TABLE IF NOT EXISTS bench_lab (data jsonb NOT NULL)');
+  const [row] = await server.database.query<{ data: Record<string, unknown> }>('SELECT data FROM bench_lab');
+  if (!row) return undefined;
+  const d = row.data;
+  return {
+    ...(d as unknown as SeededLab),
+    usersByOrg: new Map(d.usersByOrg as Array<[string, string[]]>),
+    from: new Date(d.from as string),
+    to: new Date(d.to as string),
+  };
+}
+
+async function storeLab(server: BenchServer, lab: SeededLab): Promise<void> {
+  const data = { ...lab, usersByOrg: [...lab.usersByOrg] };
+  await server.database.query('INSERT INTO bench_lab (data) VALUES ($1)', [JSON.stringify(data)]);
+}
+
+async function seed(server: BenchServer): Promise<SeededLab> {
   const t = Date.now();
   const lab = await generateLab(server.app.ctx.db, scale, (what, n) =>
     console.log(`  inserted ${n} ${what} (${((Date.now() - t) / 1000).toFixed(0)} s)`),
@@ -82,10 +110,11 @@ async function measureLists(server: BenchServer, db: DbKind, lab: LabData, phase
     superAdmin: await signIn(server.origin),
   };
   // One run per filter: in a mixed run every request queues behind the slowest filter's.
-  for (const persona of ['member', 'superAdmin'] as const)
+  for (const persona of personas)
     for (const endpoint of ['scan-groups', 'studies'] as const) {
       const requests = listRequests(lab, persona, endpoint);
       for (const tag of [...new Set(requests.map((r) => r.tag))]) {
+        if (tagsWanted && !tagsWanted.includes(tag)) continue;
         const summaries = await measure(
           {
             origin: server.origin,
@@ -111,7 +140,7 @@ async function explainLists(server: BenchServer, lab: LabData, showPlans: boolea
     superAdmin: await signIn(server.origin),
   };
   try {
-    for (const persona of ['member', 'superAdmin'] as const)
+    for (const persona of personas)
       for (const endpoint of ['scan-groups', 'studies'] as const) {
         const seen = new Set<string>();
         for (const r of listRequests(lab, persona, endpoint)) {
@@ -122,13 +151,19 @@ async function explainLists(server: BenchServer, lab: LabData, showPlans: boolea
             headers: { authorization: `Bearer ${tokens[persona]}` },
           });
           await res.arrayBuffer();
-          const statements = capture.stop().filter((q) => /from "(scan_groups|studies)"/.test(q.text));
+          const statements = capture.stop().filter((q) => /from "(scan_groups|studies)"/i.test(q.text));
           for (const q of statements) {
-            const plan = await explain(server.url!, q);
-            const kind = /count\(\*\)/.test(q.text) ? 'count' : 'page ';
-            console.log(`  ${persona} ${r.tag} ${kind}: ${plan.executionMs.toFixed(1)} ms`);
-            for (const s of plan.scans) console.log(`      ${s}`);
-            if (showPlans) console.log(`${q.text}\n${plan.text}\n`);
+            await explain(server.url!, q); // warms the caches: the load runs see them warm
+            const kind = /^SELECT count\(\*\)|select count\(\*\)/.test(q.text) ? 'count' : 'page ';
+            // The list statements are prepared: PostgreSQL may run them with a generic plan.
+            for (const generic of [false, true]) {
+              const plan = await explain(server.url!, q, generic);
+              console.log(
+                `  ${persona} ${endpoint} ${r.tag} ${kind} ${generic ? 'generic' : 'custom '}: ${plan.executionMs.toFixed(1)} ms (planning ${plan.planningMs.toFixed(2)} ms)`,
+              );
+              for (const s of plan.scans) console.log(`      ${s}`);
+              if (showPlans) console.log(`${q.text}\n${plan.text}\n`);
+            }
           }
         }
       }
@@ -141,23 +176,31 @@ async function runOn(db: DbKind): Promise<void> {
   console.log(
     `\n== ${db}: ${scale.scanGroups} scan groups, ${scale.studies} studies, ${scale.images} images`,
   );
-  const server = await startServer(db);
+  const server = await startServer(db, db === 'postgres' ? reuse : undefined);
   try {
-    const lab = await seed(server);
+    let lab = reuse && db === 'postgres' ? await storedLab(server) : undefined;
+    if (lab) console.log(`  reusing the seeded database ${reuse}`);
+    else {
+      lab = await seed(server);
+      if (reuse && db === 'postgres') await storeLab(server, lab);
+    }
     console.log(loadLine());
     console.log(row(SUMMARY_HEADER, WIDTHS));
-    const health = await measure(
-      {
-        origin: server.origin,
-        requests: [{ tag: 'health', path: '/v2/health' }],
-        pick: 'round-robin',
-        headers: {},
-        concurrency,
-        durationMs,
-        warmupMs: WARMUP_MS,
-      },
-      server.database,
-    );
+    const health =
+      tagsWanted && !tagsWanted.includes('health')
+        ? []
+        : await measure(
+            {
+              origin: server.origin,
+              requests: [{ tag: 'health', path: '/v2/health' }],
+              pick: 'round-robin',
+              headers: {},
+              concurrency,
+              durationMs,
+              warmupMs: WARMUP_MS,
+            },
+            server.database,
+          );
     print(db, '', 'baseline /v2/health', health);
     await measureLists(server, db, lab, '');
     if (db === 'postgres') {

@@ -42,23 +42,34 @@ export interface PlanSummary {
   /** The plan as PostgreSQL prints it. */
   text: string;
   executionMs: number;
+  /** PostgreSQL's planning time of the statement (what a prepared statement's generic plan saves). */
+  planningMs: number;
   /** The scan nodes: what was read and how (Seq Scan on scan_groups, Index Scan using …). */
   scans: string[];
 }
 
-export async function explain(url: string, q: Captured): Promise<PlanSummary> {
+/**
+ * `generic`: the plan PostgreSQL settles on for a prepared statement run often (its generic plan,
+ * made without the parameters' values) instead of one made for these values.
+ */
+export async function explain(url: string, q: Captured, generic = false): Promise<PlanSummary> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
+    if (generic) await client.query('SET plan_cache_mode = force_generic_plan');
     const res = await client.query<{ 'QUERY PLAN': string }>(
       `EXPLAIN (ANALYZE, BUFFERS) ${q.text}`,
       q.values as unknown[],
     );
     const lines = res.rows.map((r) => r['QUERY PLAN']);
-    const exec = lines.find((l) => l.startsWith('Execution Time'));
+    const timeOf = (what: string) => {
+      const line = lines.find((l) => l.startsWith(what));
+      return line ? Number(/([\d.]+) ms/.exec(line)?.[1]) : NaN;
+    };
     return {
       text: lines.join('\n'),
-      executionMs: exec ? Number(/([\d.]+) ms/.exec(exec)?.[1]) : NaN,
+      executionMs: timeOf('Execution Time'),
+      planningMs: timeOf('Planning Time'),
       scans: lines
         .filter((l) => /Scan|Sort Method|Rows Removed by Filter/.test(l))
         .map((l) => l.trim().replace(/\s*\(cost=[^)]*\)/, '')),

@@ -48,14 +48,29 @@ async function adminQuery(text: string): Promise<void> {
   }
 }
 
-/** Opens a fresh database of `kind`, builds the app on it and listens on 127.0.0.1:<free port>. */
-export async function startServer(kind: DbKind): Promise<BenchServer> {
+async function databaseExists(name: string): Promise<boolean> {
+  const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await c.connect();
+  try {
+    return (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * Opens a fresh database of `kind`, builds the app on it and listens on 127.0.0.1:<free port>.
+ * `reuse` (PostgreSQL only): the name of a database to open, created when missing and kept at the end,
+ * so a seeded dataset serves several runs while iterating.
+ */
+export async function startServer(kind: DbKind, reuse?: string): Promise<BenchServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-'));
   let url: string | undefined;
   let dbName: string | undefined;
   if (kind === 'postgres') {
-    dbName = `tessera_bench_${crypto.randomBytes(5).toString('hex')}`;
-    await adminQuery(`CREATE DATABASE ${dbName}`);
+    if (reuse && !/^[a-z_][a-z0-9_]*$/.test(reuse)) throw new Error(`bad database name ${reuse}`);
+    dbName = reuse ?? `tessera_bench_${crypto.randomBytes(5).toString('hex')}`;
+    if (!reuse || !(await databaseExists(dbName))) await adminQuery(`CREATE DATABASE ${dbName}`);
     const u = new URL(PG_ADMIN_URL);
     u.pathname = `/${dbName}`;
     url = u.toString();
@@ -80,7 +95,7 @@ export async function startServer(kind: DbKind): Promise<BenchServer> {
     async close() {
       await app.close();
       await database.close();
-      if (dbName) await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      if (dbName && !reuse) await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
