@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
-import { chromiumProcs, cpuByKind, cpuMsOf, rssOf, rssPartsOf } from './lib/procs';
+import { chromiumProcs, cpuByKind, cpuByThread, cpuMsOf, rssOf, rssPartsOf } from './lib/procs';
 import { profilePage, profileWorkers, topSelf } from './lib/worker-profile';
 
 const MiB = 1024 * 1024;
@@ -188,15 +188,19 @@ interface BrowserRun {
   browserPeak: number;
   /** CPU ms per Chromium process kind during the upload. */
   cpu: Record<string, number>;
+  /** CPU ms of the busiest Chromium threads during the upload. */
+  threads: Array<[string, number]>;
   /** Seconds of the plain-XHR upload of the same file in the same browser (when asked). */
   rawSeconds?: number;
+  /** CPU ms per Chromium process kind during the plain-XHR upload. */
+  rawCpu?: Record<string, number>;
 }
 
 /** The uploader in a fresh Chromium: seconds from the pick to the last byte confirmed. */
 async function browserUpload(
   file: string,
   profileAs?: string,
-  raw?: { token: string; before(): void },
+  raw?: { token: string; before(): void; after(): void },
 ): Promise<BrowserRun> {
   const marker = `--tessera-bench=${crypto.randomUUID()}`;
   // A profile on disk, as people use the browser: in a fresh incognito-like context Chromium keeps
@@ -230,6 +234,7 @@ async function browserUpload(
     const profiles = profileDir && profileAs ? await profileWorkers(page) : undefined;
     const pageProfile = profileDir && profileAs ? await profilePage(page) : undefined;
     const cpu = cpuByKind(procs);
+    const threads = cpuByThread(procs);
     let browserPeak = 0;
     const { result: seconds, peak } = await peakWhile(peakOf('renderer'), async () => {
       const t = performance.now();
@@ -248,6 +253,7 @@ async function browserUpload(
       return result;
     });
     const used = cpu.stop();
+    const threadsUsed = threads.stop();
     if (profiles && pageProfile && profileAs) {
       const all = [
         { url: 'page', profile: await pageProfile.stop() },
@@ -261,8 +267,19 @@ async function browserUpload(
       }
     }
     raw?.before();
+    const rawCpu = raw ? cpuByKind(procs) : undefined;
     const rawSeconds = raw ? await rawXhrUpload(page, file, raw.token) : undefined;
-    return { seconds, pagePeak: peak, pageParts, browserPeak, cpu: used, rawSeconds };
+    raw?.after();
+    return {
+      seconds,
+      pagePeak: peak,
+      pageParts,
+      browserPeak,
+      cpu: used,
+      threads: threadsUsed,
+      rawSeconds,
+      rawCpu: rawCpu?.stop(),
+    };
   } finally {
     await context.close();
     fs.rmSync(profile, { recursive: true, force: true });
@@ -299,9 +316,18 @@ async function main(): Promise<void> {
     const smallRun = await browserUpload(small);
     cpu0 = cpuMsOf(pid);
     let bigServerCpu = 0;
+    let rawServerCpu = 0;
     const bigRun = await peakWhile(
       () => rssOf(pid),
-      () => browserUpload(big, 'big', { token, before: () => (bigServerCpu = cpuMsOf(pid) - cpu0) }),
+      () =>
+        browserUpload(big, 'big', {
+          token,
+          before: () => {
+            bigServerCpu = cpuMsOf(pid) - cpu0;
+            cpu0 = cpuMsOf(pid);
+          },
+          after: () => (rawServerCpu = cpuMsOf(pid) - cpu0),
+        }),
     );
 
     const mbps = (s: number) => (bigMiB / s).toFixed(0);
@@ -315,9 +341,16 @@ async function main(): Promise<void> {
     console.log(
       `  Chromium client  ${bigMiB} MiB in ${big$.seconds.toFixed(1)} s  (${mbps(big$.seconds)} MiB/s); server CPU ${(bigServerCpu / 1000).toFixed(1)} s; ${cpuText(big$.cpu)}`,
     );
+    console.log(
+      `  busiest Chromium threads (uploader): ${big$.threads
+        .filter(([, ms]) => ms >= 200)
+        .slice(0, 10)
+        .map(([t, ms]) => `${t} ${(ms / 1000).toFixed(1)} s`)
+        .join(', ')}`,
+    );
     if (big$.rawSeconds)
       console.log(
-        `  Chromium, plain XHR of 64 MiB slices (no worker, checksum, copy): ${big$.rawSeconds.toFixed(1)} s (${mbps(big$.rawSeconds)} MiB/s), ratio to curl ${(curl.result / big$.rawSeconds).toFixed(2)}`,
+        `  Chromium, plain XHR of 64 MiB slices (no worker, checksum, copy): ${big$.rawSeconds.toFixed(1)} s (${mbps(big$.rawSeconds)} MiB/s), ratio to curl ${(curl.result / big$.rawSeconds).toFixed(2)}; server CPU ${(rawServerCpu / 1000).toFixed(1)} s; ${cpuText(big$.rawCpu ?? {})}`,
       );
     console.log(`  throughput ratio ${ratio.toFixed(2)} (target ≥ 0.8) ${ratio >= 0.8 ? 'met' : 'NOT met'}`);
     console.log(

@@ -109,3 +109,58 @@ export function cpuByKind(procs: () => Map<number, string>) {
     },
   };
 }
+
+/** User + system CPU milliseconds of each thread of a process, by thread name ('comm'). */
+function threadCpuOf(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  let tids: string[];
+  try {
+    tids = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(`${name}#${tid}`, (Number(fields[11]) + Number(fields[12])) * TICK_MS);
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+
+/**
+ * CPU milliseconds per thread ("<process kind> <thread name>", threads of one name summed) between
+ * `start` and `stop()`: which thread of which process did the work (the page's main thread, the
+ * upload worker, the browser's I/O threads…).
+ */
+export function cpuByThread(procs: () => Map<number, string>) {
+  const before = new Map<string, number>();
+  const last = new Map<string, number>();
+  const kindOf = new Map<string, string>();
+  const sample = (into: Map<string, number>) => {
+    for (const [pid, kind] of procs())
+      for (const [thread, ms] of threadCpuOf(pid)) {
+        const key = `${pid}/${thread}`;
+        into.set(key, ms);
+        kindOf.set(key, `${kind} ${thread.replace(/#\d+$/, '')}`);
+      }
+  };
+  sample(before);
+  const timer = setInterval(() => sample(last), 250);
+  return {
+    stop(): Array<[string, number]> {
+      clearInterval(timer);
+      sample(last);
+      const out = new Map<string, number>();
+      for (const [key, ms] of last) {
+        const name = kindOf.get(key)!;
+        out.set(name, (out.get(name) ?? 0) + ms - (before.get(key) ?? 0));
+      }
+      return [...out].sort((a, b) => b[1] - a[1]);
+    },
+  };
+}

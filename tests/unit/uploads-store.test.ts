@@ -9,9 +9,9 @@ import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Upload } from '@tus/utils';
 import { LocalStorage } from '../../src/server/storage/local';
+import { ABORTED, TOO_LARGE } from '../../src/server/uploads/chunk-writer';
 import {
   CHECKSUM_MISMATCH,
-  chunkContext,
   parseChecksumHeader,
   STORAGE_FULL,
   UploadStore,
@@ -37,22 +37,70 @@ describe.each(['inline', 'spool'] as const)('checksums (%s)', (mode) => {
     await store.create(new Upload({ id, size: 2000, offset: 0 }));
     const bytes = crypto.randomBytes(2000);
     const first = bytes.subarray(0, 1000);
-    expect(
-      await chunkContext.run({ checksum: sha1(first) }, () => store.write(Readable.from([first]), id, 0)),
-    ).toBe(1000);
+    expect(await store.writeChunk(Readable.from([first]), id, 0, { checksum: sha1(first) })).toBe(1000);
     const second = bytes.subarray(1000);
     await expect(
-      chunkContext.run({ checksum: sha1(Buffer.from('nope')) }, () =>
-        store.write(Readable.from([second]), id, 1000),
-      ),
+      store.writeChunk(Readable.from([second]), id, 1000, { checksum: sha1(Buffer.from('nope')) }),
     ).rejects.toBe(CHECKSUM_MISMATCH);
     expect((await store.getUpload(id)).offset).toBe(1000);
-    expect(
-      await chunkContext.run({ checksum: sha1(second) }, () =>
-        store.write(Readable.from([second]), id, 1000),
-      ),
-    ).toBe(2000);
+    expect(await store.writeChunk(Readable.from([second]), id, 1000, { checksum: sha1(second) })).toBe(2000);
     expect(store.extensions).toContain('checksum');
+  });
+});
+
+describe('a chunk on the local disk', () => {
+  /** A body in pieces of a few KiB, as browsers send it, across several of the writer's blocks. */
+  const pieces = (bytes: Buffer, size = 16 * 1024 + 7) => {
+    const out: Buffer[] = [];
+    for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
+    return out;
+  };
+  const newUpload = async (store: UploadStore, size: number) => {
+    const id = crypto.randomBytes(16).toString('hex');
+    await store.create(new Upload({ id, size, offset: 0 }));
+    return id;
+  };
+
+  it('writes a body of many pieces exactly, at its offset', async () => {
+    const { storage, store } = setup();
+    const bytes = crypto.randomBytes(11 * 1024 * 1024 + 123);
+    const id = await newUpload(store, bytes.length);
+    const head = bytes.subarray(0, 5000);
+    expect(await store.writeChunk(Readable.from([head]), id, 0, { checksum: sha1(head) })).toBe(5000);
+    const rest = bytes.subarray(5000);
+    expect(await store.writeChunk(Readable.from(pieces(rest)), id, 5000, { checksum: sha1(rest) })).toBe(
+      bytes.length,
+    );
+    expect(sha1(fs.readFileSync(storage.uploadFile(id)))).toBe(sha1(bytes));
+  });
+
+  it('keeps the old offset when the body is too long, cut short, or stopped for another request', async () => {
+    const { store } = setup();
+    const bytes = crypto.randomBytes(9 * 1024 * 1024);
+    const id = await newUpload(store, bytes.length);
+    await expect(
+      store.writeChunk(Readable.from(pieces(bytes)), id, 0, { limit: bytes.length - 1 }),
+    ).rejects.toBe(TOO_LARGE);
+    expect((await store.getUpload(id)).offset).toBe(0);
+
+    const cut = new Readable({ read() {} });
+    const writing = store.writeChunk(cut, id, 0, { checksum: sha1(bytes) });
+    cut.push(bytes.subarray(0, 5 * 1024 * 1024));
+    setTimeout(() => cut.destroy(new Error('aborted')), 20);
+    await expect(writing).rejects.toThrow('aborted');
+    expect((await store.getUpload(id)).offset).toBe(0);
+
+    const stop = new AbortController();
+    const slow = new Readable({ read() {} });
+    const stopped = store.writeChunk(slow, id, 0, { checksum: sha1(bytes), signal: stop.signal });
+    slow.push(bytes.subarray(0, 6 * 1024 * 1024));
+    setTimeout(() => stop.abort(), 20);
+    await expect(stopped).rejects.toBe(ABORTED);
+    expect((await store.getUpload(id)).offset).toBe(0);
+
+    expect(await store.writeChunk(Readable.from(pieces(bytes)), id, 0, { checksum: sha1(bytes) })).toBe(
+      bytes.length,
+    );
   });
 });
 
@@ -62,7 +110,7 @@ describe('upload store', () => {
     const id = crypto.randomBytes(16).toString('hex');
     await store.create(new Upload({ id, size: 100, offset: 0 }));
     await expect(
-      chunkContext.run({ contentLength: 100 }, () => store.write(Readable.from([Buffer.alloc(100)]), id, 0)),
+      store.writeChunk(Readable.from([Buffer.alloc(100)]), id, 0, { contentLength: 100 }),
     ).rejects.toBe(STORAGE_FULL);
     expect((await store.getUpload(id)).offset).toBe(0);
   });

@@ -15,13 +15,13 @@ export interface FileStorage {
    */
   readonly uploads: DataStore;
   /**
-   * How a chunk's checksum is verified: 'inline' writes while hashing and cuts the file back on a
-   * mismatch (needs `truncateUpload`); 'spool' hashes into a temporary file first (object stores
-   * cannot take bytes back).
+   * How a chunk's checksum is verified: 'inline' writes while hashing straight into the upload's file
+   * and cuts it back on a mismatch (needs `uploadFile`); 'spool' hashes into a temporary file first
+   * (object stores cannot take bytes back).
    */
   readonly checksumMode: 'inline' | 'spool';
-  /** Cuts an upload in progress back to `length` bytes (inline mode only). */
-  truncateUpload?(uploadId: string, length: number): Promise<void>;
+  /** The local file an upload in progress is written to (inline mode only). */
+  uploadFile?(uploadId: string): string;
   exists(key: string): Promise<boolean>;
   /** Size in bytes, or undefined when the key does not exist. */
   size(key: string): Promise<number | undefined>;

@@ -37,8 +37,8 @@ export class LocalStorage implements FileStorage {
     return path.join(this.uploadDir, id);
   }
 
-  async truncateUpload(uploadId: string, length: number): Promise<void> {
-    await fsp.truncate(this.uploadPath(uploadId), length);
+  uploadFile(uploadId: string): string {
+    return this.uploadPath(uploadId);
   }
 
   async exists(key: string): Promise<boolean> {

@@ -3,6 +3,7 @@
 // Everything that needs the caller or the database happens here before tus sees a request: the
 // metadata, extension, size and permission checks of a creation (nothing is stored when they fail),
 // ownership of a resource, the answer for uploads already finished, and termination of a group.
+// PATCH bodies do not go through tus at all (patch.ts).
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -24,6 +25,7 @@ import { badRequest, conflict, HttpError, notFound } from '../http/errors';
 import { assertCan } from '../http/guard';
 import { cancelGroup, finishPart } from './assemble';
 import { describeBytes } from './config';
+import { patchUpload } from './patch';
 import { findGroup, findPart, partsOf } from './repository';
 import { uploadRuntime } from './runtime';
 import { chunkContext, parseChecksumHeader, type ChunkContext } from './store';
@@ -170,8 +172,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
     } catch (e) {
       throw badRequest((e as Error).message, 'BAD_CHECKSUM');
     }
-    const length = Number(header(request, 'content-length'));
-    await toTus(request, reply, { checksum, contentLength: Number.isFinite(length) ? length : undefined });
+    return patchUpload(rt, request, reply, part.id, checksum);
   });
 
   // Termination: cancels the whole group (an .mrxs folder is one upload) and frees every byte of it.

@@ -2,7 +2,7 @@
 // server (abandoned uploads expire through the 'expire-uploads' job, expiry-job.ts). Made once per
 // app and shared by the tus routes and the upload-group routes.
 import type { FastifyInstance } from 'fastify';
-import { EVENTS, Server } from '@tus/server';
+import { EVENTS, MemoryLocker, Server, type Locker } from '@tus/server';
 import { UPLOAD_PATH } from '../../api/uploads';
 import type { AppContext } from '../context';
 import { storageFor } from '../storage';
@@ -15,6 +15,8 @@ export interface UploadRuntime {
   deps: UploadDeps;
   store: UploadStore;
   tus: Server;
+  /** The resources' locks, shared by tus and our PATCH handler (patch.ts). */
+  locker: Locker;
   /** Expires abandoned uploads now (what the expire-uploads job does; tests call it with a later `now`). */
   sweep(now?: Date): Promise<number>;
 }
@@ -29,9 +31,11 @@ export function uploadRuntime(app: FastifyInstance): UploadRuntime {
   const ctx = app.ctx as AppContext & { jobs?: { nudge(): void } };
   const deps: UploadDeps = { db: app.ctx.db, storage, log: app.log, nudge: () => ctx.jobs?.nudge() };
   const store = new UploadStore(storage);
+  const locker = new MemoryLocker();
   const tus = new Server({
     path: UPLOAD_PATH,
     datastore: store,
+    locker,
     relativeLocation: true,
     maxSize: settings.maxBytes,
     // The id was chosen and recorded in the database by the route before tus creates the resource.
@@ -56,6 +60,7 @@ export function uploadRuntime(app: FastifyInstance): UploadRuntime {
     deps,
     store,
     tus,
+    locker,
     sweep: (now) => expireUploads(deps, settings.expiryMs, now),
   };
   runtimes.set(app.ctx, rt);

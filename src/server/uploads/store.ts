@@ -1,6 +1,6 @@
 // The tus datastore the endpoint uses: the storage's upload store plus the checksum extension
-// (@tus/server has none) and a free-space check. The expected checksum of a PATCH comes from the
-// request through AsyncLocalStorage, since tus hands a store only (stream, id, offset).
+// (@tus/server has none) and a free-space check. PATCH bodies come through `writeChunk`, from our own
+// PATCH handler (patch.ts); tus itself still creates, reads and removes resources.
 // A chunk is all or nothing: on a wrong checksum, or a body cut short, the upload stays at its old
 // offset, so a resumed client resends at most that one chunk.
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -9,27 +9,31 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DataStore, type Upload } from '@tus/utils';
+import { DataStore, StreamLimiter, type Upload } from '@tus/utils';
 import type { FileStorage } from '../storage';
+import { ABORTED, CHECKSUM_MISMATCH, writeChunkToFile, type ChunkOptions } from './chunk-writer';
+
+export { CHECKSUM_MISMATCH } from './chunk-writer';
 
 export interface ChunkContext {
-  /** Base64 SHA-1 the client declared for this request's body (Upload-Checksum). */
-  checksum?: string;
-  /** Content-Length of the body, when sent. */
-  contentLength?: number;
   /** The id a creation request's resource gets (chosen, and recorded, before tus creates it). */
   newUploadId?: string;
 }
 
+/** What tus needs from the route while it handles a request (it hands a store only ids and streams). */
 export const chunkContext = new AsyncLocalStorage<ChunkContext>();
 
-/** tus errors are `{status_code, body}`; 460 is the checksum extension's "Checksum Mismatch". */
-export const CHECKSUM_MISMATCH = { status_code: 460, body: 'Checksum Mismatch\n' };
+/** tus errors are `{status_code, body}`. */
 export const STORAGE_FULL = { status_code: 507, body: 'Insufficient Storage\n' };
 /** Room kept free beside the chunk, so the database and logs never hit a full disk first. */
 const RESERVE_BYTES = 256 * 1024 * 1024;
+
+export interface WriteOptions extends Partial<ChunkOptions> {
+  /** Content-Length of the body, when sent (checked against the free space first). */
+  contentLength?: number;
+}
 
 export class UploadStore extends DataStore {
   constructor(
@@ -66,34 +70,42 @@ export class UploadStore extends DataStore {
     return this.inner.getExpiration();
   }
 
-  override async write(stream: Readable, id: string, offset: number): Promise<number> {
-    const ctx = chunkContext.getStore() ?? {};
-    const free = await this.storage.freeBytes();
-    if (free !== undefined && free < (ctx.contentLength ?? 0) + RESERVE_BYTES) throw STORAGE_FULL;
-    if (!ctx.checksum) return this.inner.write(stream, id, offset);
-    if (this.storage.checksumMode === 'inline' && this.storage.truncateUpload)
-      return this.writeInline(stream, id, offset, ctx.checksum);
-    return this.writeSpooled(stream, id, offset, ctx.checksum);
+  /** A body tus hands over (a creation with data): no checksum, no limit beyond the upload's. */
+  override write(stream: Readable, id: string, offset: number): Promise<number> {
+    return this.writeChunk(stream, id, offset);
   }
 
-  /** Writes while hashing; a mismatch cuts the file back to `offset`. */
-  private async writeInline(stream: Readable, id: string, offset: number, expected: string): Promise<number> {
-    const hash = crypto.createHash('sha1');
-    const tee = hashing(hash);
-    stream.on('error', (e) => tee.destroy(e));
-    stream.pipe(tee);
-    let end: number;
+  /**
+   * Writes one PATCH body at `offset`, verified against `checksum`, no longer than `limit`; stops when
+   * `signal` aborts. Returns the new offset; on any failure the upload stays at `offset` (an object
+   * store keeps what it took of a body sent without a checksum).
+   */
+  async writeChunk(body: Readable, id: string, offset: number, opts: WriteOptions = {}): Promise<number> {
+    const free = await this.storage.freeBytes();
+    if (free !== undefined && free < (opts.contentLength ?? 0) + RESERVE_BYTES) throw STORAGE_FULL;
+    const limit = opts.limit ?? Number.MAX_SAFE_INTEGER;
+    const signal = opts.signal ?? new AbortController().signal;
+    const file = this.storage.checksumMode === 'inline' ? this.storage.uploadFile?.(id) : undefined;
+    if (file) return writeChunkToFile(file, body, offset, { checksum: opts.checksum, limit, signal });
+    // Object stores: through a limiter, which an abort ends without destroying the request itself.
+    const limited = new StreamLimiter(limit);
+    const feed = new PassThrough();
+    const onAbort = () => {
+      body.unpipe(feed);
+      feed.destroy(new Error('aborted'));
+    };
+    body.once('error', (e) => feed.destroy(e));
+    feed.once('error', (e) => limited.destroy(e));
+    body.pipe(feed).pipe(limited);
+    signal.addEventListener('abort', onAbort, { once: true });
     try {
-      end = await this.inner.write(tee, id, offset);
+      if (!opts.checksum) return await this.inner.write(limited, id, offset);
+      return await this.writeSpooled(limited, id, offset, opts.checksum);
     } catch (e) {
-      await this.storage.truncateUpload!(id, offset).catch(() => undefined);
-      throw e;
+      throw signal.aborted ? ABORTED : e;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
     }
-    if (hash.digest('base64') !== expected) {
-      await this.storage.truncateUpload!(id, offset);
-      throw CHECKSUM_MISMATCH;
-    }
-    return end;
   }
 
   /** Hashes into a temporary file first; only a verified chunk reaches the store. */
