@@ -204,6 +204,19 @@ async function runOn(db: DbKind): Promise<void> {
     print(db, '', 'baseline /v2/health', health);
     await measureLists(server, db, lab, '');
     if (db === 'postgres') {
+      // Whether PostgreSQL settled on generic plans for the prepared list statements (no planning per
+      // run) or still plans each run for its values: one pooled connection's counts.
+      const prepared = await server.database.query<{ statement: string; generic: number; custom: number }>(
+        'SELECT statement, generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements',
+      );
+      console.log('\nPrepared statements on one connection (generic / custom plans):');
+      for (const p of prepared)
+        console.log(
+          `  ${p.generic} / ${p.custom}  ${p.statement
+            .replace(/\s+/g, ' ')
+            .replace(/^.* FROM \(SELECT/, '… FROM (SELECT')
+            .slice(0, 400)}`,
+        );
       console.log('\nEXPLAIN ANALYZE of the list SQL (one request per filter):');
       await explainLists(server, lab, f.has('plans'));
       if (f.has('try-indexes')) {

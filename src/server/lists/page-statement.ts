@@ -49,6 +49,9 @@ export interface ListRequest {
   limit: number;
 }
 
+/** Pages past this one run unprepared, so deep pages do not each keep a statement on every connection. */
+const PREPARED_PAGES = 10;
+
 interface Answer {
   rows: string;
   n: number;
@@ -73,15 +76,22 @@ async function runPage(
   // outer one, whose FROM takes the table's name so the projection's column references read the
   // picked rows, builds JSON for those rows only — not for rows a sort or OFFSET then drops.
   const order = (d: string) => `${key} ${d} NULLS LAST, ${id} ${d}`;
+  // LIMIT and OFFSET are written into the text, not bound: a generic plan made without their values
+  // assumes a large share of the table, costs more than the plans made for LIMIT 10, and PostgreSQL
+  // then plans every run afresh (pg_prepared_statements: 0 generic / 421 custom in the bench). Both
+  // are integers checked by the query schema; deep pages run unprepared (PREPARED_PAGES).
+  const limit = Math.trunc(list.limit);
+  const offset = Math.trunc((list.page - 1) * list.limit);
   const text =
     `SELECT coalesce('[' || string_agg(row_to_json(j)::text, ',' ORDER BY ${order(dir)}) || ']', '[]') AS rows, ` +
     `count(*)::int AS n, ${versionText(source.versioned)} AS version` +
     (stampOf ? `, ${stampSql(param(stampOf))} AS stamp` : '') +
     ` FROM (SELECT * FROM ${source.table}` +
     (cond.sql ? ` WHERE ${cond.sql}` : '') +
-    ` ORDER BY ${order(dir)} LIMIT ${param(list.limit)} OFFSET ${param((list.page - 1) * list.limit)})` +
+    ` ORDER BY ${order(dir)} LIMIT ${limit} OFFSET ${offset})` +
     ` AS ${source.table} CROSS JOIN LATERAL (SELECT ${source.projection}) j`;
-  const [answer] = await database.query<Answer>(text, params, { prepared: true });
+  const prepared = list.page <= PREPARED_PAGES;
+  const [answer] = await database.query<Answer>(text, params, { prepared });
   return { answer, cond };
 }
 
