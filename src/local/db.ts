@@ -90,6 +90,23 @@ export interface MetaRow {
   value: unknown;
 }
 
+/** The mirror's indexes as versions 2–4 declared them (frozen: browsers upgrade from these). */
+const V2_INDEXES: Record<MirrorTable, string> = {
+  studies: 'updatedAt, createdAt, name, organizationId',
+  scanGroups: 'updatedAt, createdAt, simpleId, organizationId, lastUploadDate',
+  images: 'updatedAt, createdAt, scanGroupId',
+  scanOrders: 'updatedAt, createdAt, status',
+  scanOrderLists: 'updatedAt, createdAt, status',
+  reviews: 'updatedAt, reviewGroupUUID, imageId',
+  reviewGroups: 'updatedAt',
+  organizations: 'name, parentId',
+  users: 'updatedAt, organizationId',
+  organs: 'updatedAt, name',
+  pipelines: 'updatedAt, name',
+  predictors: 'updatedAt, name',
+  reactions: 'updatedAt, referenceId',
+};
+
 export class LocalDb extends Dexie {
   session!: EntityTable<StoredSession, 'key'>;
   outbox!: EntityTable<OutboxEntry, 'id'>;
@@ -113,7 +130,7 @@ export class LocalDb extends Dexie {
     super(name);
     this.version(1).stores({ session: 'key' });
     // Version 2 (issue 4): the mirror, cursors, outbox and meta. The session table is unchanged.
-    const mirror = Object.fromEntries(KIND_SPECS.map((s) => [s.table, `id, ${s.indexes}`]));
+    const mirror = Object.fromEntries(KIND_SPECS.map((s) => [s.table, `id, ${V2_INDEXES[s.table]}`]));
     this.version(2).stores({
       ...mirror,
       outbox: 'id, seq, target, state',
@@ -122,7 +139,9 @@ export class LocalDb extends Dexie {
     });
     // Version 3: rows hidden by a pending delete or failed create are indexed, so lists count the
     // visible rows without reading every row.
-    this.version(3).stores(Object.fromEntries(KIND_SPECS.map((s) => [s.table, `id, ${s.indexes}, $hidden`])));
+    this.version(3).stores(
+      Object.fromEntries(KIND_SPECS.map((s) => [s.table, `id, ${V2_INDEXES[s.table]}, $hidden`])),
+    );
     // Version 4: each entry lists the ids it mentions (`refs`), so the entries to rewrite when a
     // temporary id gets its server id are found by index, not by reading the whole outbox.
     this.version(4)
@@ -135,6 +154,16 @@ export class LocalDb extends Dexie {
             entry.refs = refsOf(entry);
           }),
       );
+    // Version 5: the mirror keeps only the indexes something reads by (KindSpec.indexes): every index
+    // is written with each stored row, and the first sync of 10,000 slides is bound by those writes.
+    this.version(5).stores(
+      Object.fromEntries(
+        KIND_SPECS.filter((s) => s.indexes !== V2_INDEXES[s.table]).map((s) => [
+          s.table,
+          `id, ${s.indexes}, $hidden`,
+        ]),
+      ),
+    );
   }
 
   mirror(table: MirrorTable): Table<MirrorRow, string> {

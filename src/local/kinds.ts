@@ -44,7 +44,10 @@ export interface KindSpec {
   schema: z.ZodObject;
   /** Fields holding sets of ids or strings: merged by add/remove, never overwritten wholesale. */
   setFields: readonly string[];
-  /** Extra Dexie indexes beyond `id` (used by local lists; cheap to add, costly to change later). */
+  /**
+   * Extra Dexie indexes beyond `id`, only those something reads by (orderBy, readRowsWhere): each one is
+   * written with every stored row. A change needs a new version in db.ts.
+   */
   indexes: string;
 }
 
@@ -67,7 +70,7 @@ export const KIND_SPECS: readonly KindSpec[] = [
     entityKey: 'scanGroup',
     schema: ScanGroup,
     setFields: ['tags', ...assigneeSets],
-    indexes: 'updatedAt, createdAt, simpleId, organizationId, lastUploadDate',
+    indexes: 'createdAt, simpleId',
   },
   {
     kind: 'images',
@@ -76,7 +79,7 @@ export const KIND_SPECS: readonly KindSpec[] = [
     entityKey: 'image',
     schema: Image,
     setFields: ['displayUUIDs'],
-    indexes: 'updatedAt, createdAt, scanGroupId',
+    indexes: 'scanGroupId',
   },
   {
     kind: 'scan-orders',

@@ -75,11 +75,15 @@ export async function pullKind(
     const entities = page.result.filter(
       (r): r is Record<string, unknown> & { id: string } => typeof r.id === 'string',
     );
-    const stored = await db.transaction('rw', [db.mirror(spec.table), db.outbox, db.cursors], async () => {
+    // A page with nothing in it (the usual revalidation) only moves the cursor: a transaction on the
+    // cursors alone, which does not hold up the lists reading the kind's table meanwhile.
+    const empty = entities.length === 0 && page.deletedIds.length === 0;
+    const scope = empty ? [db.cursors] : [db.mirror(spec.table), db.outbox, db.cursors];
+    const stored = await db.transaction('rw', scope, async () => {
       // Another tab (or the service worker) may have stored a page meanwhile: start over from its cursor.
       const now = await db.cursors.get(kind);
       if (from(now) !== from(expected)) return { ok: false as const, now };
-      await applyServerChanges(db, kind, entities, page.deletedIds);
+      if (!empty) await applyServerChanges(db, kind, entities, page.deletedIds);
       const cursor: SyncCursor = {
         ...now,
         kind,

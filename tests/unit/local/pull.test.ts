@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Study } from '../../../src/api/entities';
 import { createEntity } from '../../../src/local/outbox';
-import { pullAll, pullKind, reconcileKind } from '../../../src/local/pull';
+import { PULL_CONCURRENCY, pullAll, pullKind, reconcileKind } from '../../../src/local/pull';
 import { readRows } from '../../../src/local/read';
 import { controllable, freshDb, startServer, type Server } from './harness';
 
@@ -114,5 +114,35 @@ describe('pull', () => {
     state.offline = true;
     const off = await pullAll(db, transport, ['organizations', 'users']);
     expect(off.map((o) => o.status)).toEqual(['offline']);
+  });
+
+  it('pulls several kinds at once (at most PULL_CONCURRENCY requests out), outcomes in the order asked', async () => {
+    await createStudy('concurrent');
+    const db = freshDb();
+    const inner = await s.transportFor();
+    let out = 0;
+    let most = 0;
+    const transport: typeof inner = async (req) => {
+      most = Math.max(most, ++out);
+      try {
+        return await inner(req);
+      } finally {
+        out--;
+      }
+    };
+    const kinds = ['studies', 'organizations', 'users', 'organs', 'pipelines', 'reactions'] as const;
+    const outcomes = await pullAll(db, transport, kinds, { reconcile: false });
+    expect(outcomes.map((o) => o.kind)).toEqual(kinds);
+    expect(outcomes.every((o) => o.status === 'done')).toBe(true);
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(PULL_CONCURRENCY);
+    // A pull that brings nothing still records the completed pull with the same cursor.
+    const before = await db.cursors.get('studies');
+    const idle = await pullKind(db, transport, 'studies');
+    expect(idle).toMatchObject({ status: 'done', rows: 0, deleted: 0 });
+    const after = await db.cursors.get('studies');
+    expect(after?.cursor).toBe(before?.cursor);
+    expect(after?.syncedAt).toBeDefined();
+    expect(await db.studies.count()).toBeGreaterThan(0);
   });
 });

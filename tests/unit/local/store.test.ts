@@ -106,7 +106,7 @@ describe('upgrade and ownership', () => {
     v1.close();
     const db = new LocalDb(name);
     expect(await db.session.get('current')).toMatchObject({ key: 'current' });
-    expect(db.verno).toBe(4);
+    expect(db.verno).toBe(5);
     expect(await db.studies.count()).toBe(0);
     // The session module still round-trips through the upgraded database.
     const refreshExpires = new Date(Date.now() + 60_000).toISOString();
@@ -116,6 +116,37 @@ describe('upgrade and ownership', () => {
     );
     expect(stored.refreshExpires).toBe(refreshExpires);
     await loadSession(db); // a damaged `me` is dropped rather than trusted
+  });
+
+  it('upgrades a version-4 mirror to version 5 in place (unread indexes dropped, rows and outbox kept)', async () => {
+    const name = `v4-${Date.now()}`;
+    const v4 = new Dexie(name);
+    v4.version(4).stores({
+      session: 'key',
+      scanGroups: 'id, updatedAt, createdAt, simpleId, organizationId, lastUploadDate, $hidden',
+      images: 'id, updatedAt, createdAt, scanGroupId, $hidden',
+      studies: 'id, updatedAt, createdAt, name, organizationId, $hidden',
+      outbox: 'id, seq, target, state, *refs',
+      cursors: 'kind',
+      meta: 'key',
+    });
+    const slide = (id: string, createdAt: string) => ({ id, simpleId: id, createdAt, updatedAt: createdAt });
+    await v4.table('scanGroups').bulkPut([slide('a', '2026-01-01'), slide('b', '2026-01-02')]);
+    await v4.table('images').put({ id: 'i', scanGroupId: 'b', createdAt: '2026-01-02' });
+    await v4.table('cursors').put({ kind: 'scan-groups', cursor: '42' });
+    v4.close();
+    const db = new LocalDb(name);
+    await db.open();
+    expect(db.verno).toBe(5);
+    expect(db.scanGroups.schema.indexes.map((i) => i.name).sort()).toEqual([
+      '$hidden',
+      'createdAt',
+      'simpleId',
+    ]);
+    expect(await db.scanGroups.orderBy('createdAt').reverse().primaryKeys()).toEqual(['b', 'a']);
+    expect((await db.images.where('scanGroupId').equals('b').toArray()).map((i) => i.id)).toEqual(['i']);
+    expect(await db.cursors.get('scan-groups')).toMatchObject({ cursor: '42' });
+    db.close();
   });
 
   it('clears the mirror when another user signs in, keeping the outbox', async () => {
