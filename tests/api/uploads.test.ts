@@ -3,8 +3,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
+import { MemoryLocker } from '@tus/server';
 import { UploadText } from '../../src/api/messages';
 import { UploadOwnText } from '../../src/api/uploads';
 import { buildApp } from '../../src/server/app';
@@ -139,6 +141,40 @@ describe.each(targets)('tus uploads on $name', (target) => {
     const wrong = await tus.patch(location!, 5_000, bytes.subarray(5_000, 20_000));
     expect(wrong.statusCode).toBe(409);
     expect((await tus.head(location!)).headers['upload-offset']).toBe('10000');
+  });
+
+  it('lets a second client take over an upload: the first stops with 423 and its partial chunk is dropped', async () => {
+    const tus = client();
+    const bytes = random(300_000);
+    const { location } = await tus.create({ filename: 'c.czi', size: bytes.length });
+    // The first client's body arrives in part, then stalls (a connection the server has not seen die).
+    const stalled = new Readable({ read() {} });
+    stalled.push(bytes.subarray(0, 100_000));
+    const first = t.app
+      .inject({
+        method: 'PATCH',
+        url: location!,
+        headers: {
+          ...bearer(lab.member.token),
+          ...TUS,
+          'content-type': 'application/offset+octet-stream',
+          'content-length': String(bytes.length),
+          'upload-offset': '0',
+          'upload-checksum': `sha1 ${sha1(bytes)}`,
+        },
+        payload: stalled,
+      })
+      .then((res) => res); // light-my-request sends only once asked for the answer
+    const id = location!.split('/').pop()!;
+    const { locks } = uploadRuntime(t.app).locker as MemoryLocker;
+    while (!locks.has(id)) await new Promise((r) => setTimeout(r, 10));
+    const second = await tus.patch(location!, 0, bytes);
+    expect(second.statusCode).toBe(204);
+    expect(second.headers['upload-offset']).toBe(String(bytes.length));
+    expect((await first).statusCode).toBe(423);
+    stalled.destroy();
+    const [part] = await t.app.ctx.db.select().from(uploads).where(eq(uploads.id, id));
+    expect(part.status).toBe('complete');
   });
 
   it('terminates: the bytes are freed and the upload is gone', async () => {

@@ -23,6 +23,13 @@ import {
 
 test.afterAll(() => removeRandomFiles());
 
+/**
+ * How long each PATCH is held: the browser is closed while one is held. The chunk after the first
+ * takes the rest of these files at once, and the server writes it in a fraction of a second, so a
+ * shorter hold left too little time to close the browser before the upload was complete.
+ */
+const HOLD_MS = 2500;
+
 const launch = (dir: string): Promise<BrowserContext> =>
   chromium.launchPersistentContext(dir, {
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
@@ -35,7 +42,7 @@ test('closing the browser at ~40%: reopening resumes without re-picking, in the 
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-profile-'));
   const file = randomFile('restart.qptiff', 80 * 1024 * 1024);
   let context = await launch(profile);
-  await slowPatches(context, 800);
+  await slowPatches(context, HOLD_MS);
   let page = context.pages()[0] ?? (await context.newPage());
   await signIn(page);
   const dialog = await openUploader(page);
@@ -73,7 +80,7 @@ test('where the browser keeps no copy, the row asks for the same file and checks
   const file = randomFile('repick.czi', 48 * 1024 * 1024);
   const other = randomFile('repick.czi', 48 * 1024 * 1024);
   let context = await launch(profile);
-  await slowPatches(context, 800);
+  await slowPatches(context, HOLD_MS);
   let page = context.pages()[0] ?? (await context.newPage());
   await signIn(page);
   await page.evaluate(() => localStorage.setItem('tessera.uploads.keepFiles', 'off'));

@@ -76,7 +76,9 @@ export function UploadRow({
           )}
         </Group>
         {d.percent !== undefined && (
-          <Progress value={d.percent} size="sm" aria-label={`${view.name} progress`} />
+          // No width animation: the bar moves several times a second, and each move animated for
+          // 100 ms kept the page drawing frames for the whole upload (bench/README.md, uploads).
+          <Progress value={d.percent} size="sm" transitionDuration={0} aria-label={`${view.name} progress`} />
         )}
         {view.needsFile && (
           <Group gap="xs">

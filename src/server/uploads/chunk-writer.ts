@@ -29,7 +29,8 @@ export interface ChunkOptions {
 /** Thrown (as tus errors are) when a body does not match its Upload-Checksum. */
 export const CHECKSUM_MISMATCH = { status_code: 460, body: 'Checksum Mismatch\n' };
 export const TOO_LARGE = { status_code: 413, body: "upload's size exceeded\n" };
-export const ABORTED = { status_code: 400, body: 'Request aborted due to lock acquired' };
+/** A newer request took the upload's lock: 423, which clients retry (from HEAD's offset). */
+export const ABORTED = { status_code: 423, body: 'Another request for this upload took over\n' };
 const CUT_SHORT = { status_code: 400, body: 'The request body ended early\n' };
 
 /** Writes `body` into `file` from `offset`; returns the new end of the upload. */
