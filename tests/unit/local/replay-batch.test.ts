@@ -11,7 +11,7 @@ import { createEntity, enqueue, updateEntity } from '../../../src/local/outbox';
 import { readRow, readRows } from '../../../src/local/read';
 import { replayOutbox } from '../../../src/local/replay';
 import type { Transport } from '../../../src/local/transport';
-import { freshDb, startServer, type Server } from './harness';
+import { controllable, freshDb, startServer, type Server } from './harness';
 
 describe('replay: answers stored in batches', () => {
   let s: Server;
@@ -97,5 +97,26 @@ describe('replay: answers stored in batches', () => {
     expect(onServer).toHaveLength(24);
     expect(new Set(onServer.map((st) => st.name)).size).toBe(24);
     expect(await again.studies.count()).toBe(24);
+  });
+
+  it('goes out in batch requests; a lost batch answer is resent under the same keys, each entry applied once', async () => {
+    const db = freshDb();
+    const stamp = `lost batch ${Date.now()}`;
+    for (let i = 0; i < 12; i++) await createEntity(db, 'studies', { name: `${stamp} ${i}` });
+    const { transport, state } = controllable(await s.transportFor());
+    // The server applies the batch, then the connection drops before its answer arrives.
+    state.loseAnswer = (_method, path) => path === '/sync/batch';
+    expect(await replayOutbox(db, { transport, lock: processLock })).toMatchObject({ stopped: 'offline' });
+    expect(state.log).toEqual(['POST /sync/batch']);
+    expect(await namedLike(stamp)).toHaveLength(12); // the creates are on the server
+    state.log.length = 0;
+    expect(await replayOutbox(db, { transport, lock: processLock })).toMatchObject({ sent: 12, failed: 0 });
+    // The same 12 entries in one batch, answered from their stored outcomes.
+    expect(state.log).toEqual(['POST /sync/batch']);
+    const onServer = await namedLike(stamp);
+    expect(onServer).toHaveLength(12);
+    expect(new Set(onServer.map((st) => st.name)).size).toBe(12);
+    expect(await db.outbox.count()).toBe(0);
+    expect(await db.studies.count()).toBe(12);
   });
 });
