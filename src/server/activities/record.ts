@@ -6,16 +6,18 @@ import { activities } from '../db/schema';
 export type ActionType =
   'create' | 'update' | 'delete' | 'archive' | 'reactivate' | 'share' | 'upload' | 'review';
 
-export async function recordActivity(
-  db: Db,
-  entry: {
-    actionType: ActionType;
-    reference: string;
-    referenceId: string | null;
-    diff?: Record<string, unknown>;
-    creatorUserId: string | null;
-    organizationId: string | null;
-  },
-): Promise<void> {
-  await db.insert(activities).values({ id: crypto.randomUUID(), diff: {}, ...entry });
+export interface ActivityEntry {
+  actionType: ActionType;
+  reference: string;
+  referenceId: string | null;
+  diff?: Record<string, unknown>;
+  creatorUserId: string | null;
+  organizationId: string | null;
+}
+
+/** The row an entry appends (a new id; no diff is an empty one). */
+export const activityRow = (entry: ActivityEntry) => ({ id: crypto.randomUUID(), diff: {}, ...entry });
+
+export async function recordActivity(db: Db, entry: ActivityEntry): Promise<void> {
+  await db.insert(activities).values(activityRow(entry));
 }

@@ -5,8 +5,9 @@ import type { Study } from '../../api/entities';
 import type { StudyStatus } from '../../api/enums';
 import type { Db } from '../db/client';
 import type { ScopeColumns } from '../db/read-scope-sql';
-import { studies } from '../db/schema';
+import { activities, studies } from '../db/schema';
 import { assertReadable } from '../http/guard';
+import { activityRow, type ActivityEntry } from '../activities/record';
 
 export type StudyRow = typeof studies.$inferSelect;
 
@@ -49,4 +50,20 @@ export async function readableStudy(db: Db, request: FastifyRequest, id: string,
   const entity = row && toStudy(row);
   assertReadable(request, 'Study', entity, 'Study');
   return { row: row as StudyRow, entity };
+}
+
+/**
+ * Inserts a study and its activity in one statement (two data-modifying CTEs, atomic like a
+ * transaction): for a create with nothing else to write, one round trip instead of four (BEGIN, two
+ * inserts, COMMIT).
+ */
+export async function insertStudyWithActivity(
+  db: Db,
+  row: typeof studies.$inferInsert,
+  activity: ActivityEntry,
+): Promise<StudyRow> {
+  const inserted = db.$with('inserted').as(db.insert(studies).values(row).returning());
+  const recorded = db.$with('recorded').as(db.insert(activities).values(activityRow(activity)));
+  const [created] = await db.with(inserted, recorded).select().from(inserted);
+  return created;
 }

@@ -30,7 +30,7 @@ import { listPage, sendJson } from '../lists/page-statement';
 import { recordDeletion } from '../sync/kinds';
 import { assertAddableSlides, assertAssignable, checkTags } from './checks';
 import { containsPattern, dateRange, studyList } from './list-sql';
-import { readableStudy, studyScope, toStudy } from './repository';
+import { insertStudyWithActivity, readableStudy, studyScope, toStudy } from './repository';
 import { changedFields } from './changes';
 import { applySet, firstDuplicate, setSql, textArraySql, touches, type SetChange } from './sets';
 import { studySyncSource } from './sync';
@@ -153,19 +153,23 @@ export const studyRoutes: FastifyPluginAsyncZod = async (app) => {
       { userIds: body.assigneeUserIds ?? [], orgIds: body.assigneeOrgIds ?? [] },
       'study',
     );
-    const created = await db.transaction(async (tx) => {
-      const [inserted] = await tx.insert(studies).values(row).returning();
-      await recomputeInheritance(tx, { scanGroupIds: row.scanGroupIds });
-      await recordActivity(tx, {
-        actionType: 'create',
-        reference: 'Study',
-        referenceId: row.id,
-        diff: body,
-        creatorUserId: actor.userId,
-        organizationId: actor.orgId,
-      });
-      return inserted;
-    });
+    const activity = {
+      actionType: 'create',
+      reference: 'Study',
+      referenceId: row.id,
+      diff: body,
+      creatorUserId: actor.userId,
+      organizationId: actor.orgId,
+    } as const;
+    // Without slides there is no inheritance to recompute: the row and its activity in one statement.
+    const created = row.scanGroupIds.length
+      ? await db.transaction(async (tx) => {
+          const [inserted] = await tx.insert(studies).values(row).returning();
+          await recomputeInheritance(tx, { scanGroupIds: row.scanGroupIds });
+          await recordActivity(tx, activity);
+          return inserted;
+        })
+      : await insertStudyWithActivity(db, row, activity);
     return { result: toStudy(created) };
   });
 
