@@ -3,7 +3,19 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { ReadScope } from '../../access';
-import { sqlArray } from './sql-array';
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A scope id written into the statement's text rather than bound: the ids are the caller's own
+ * (its actor), so a prepared list statement is one text per caller scope that PostgreSQL plans once
+ * (a generic plan); bound, the member lists were planned afresh on every run (bench/README.md,
+ * api-lists). Only a well-formed uuid is written in; anything else stays a parameter.
+ */
+const idSql = (id: string): SQL => (UUID.test(id) ? sql.raw(`'${id}'`) : sql`${id}`);
+
+const idArray = (ids: readonly string[], type: 'text' | 'uuid' = 'text'): SQL =>
+  sql`ARRAY[${sql.join(ids.map(idSql), sql`, `)}]::${sql.raw(type)}[]`;
 
 export interface ScopeColumns {
   id?: PgColumn;
@@ -19,7 +31,12 @@ export interface ScopeColumns {
 
 /** One `@>` per assignee, so the GIN (jsonb_path_ops) index of inherited_assignees serves each. */
 const inheritedContains = (column: PgColumn, assigneeType: 'User' | 'Organization', ids: readonly string[]) =>
-  ids.map((assigneeId) => sql`${column} @> ${JSON.stringify([{ assigneeType, assigneeId }])}::jsonb`);
+  ids.map((assigneeId) => {
+    const json = JSON.stringify([{ assigneeType, assigneeId }]);
+    return UUID.test(assigneeId)
+      ? sql`${column} @> ${sql.raw(`'${json}'`)}::jsonb`
+      : sql`${column} @> ${json}::jsonb`;
+  });
 
 /**
  * `undefined` means no condition (everything readable). Every branch is written so an index can
@@ -29,23 +46,24 @@ const inheritedContains = (column: PgColumn, assigneeType: 'User' | 'Organizatio
 export function readScopeSql(scope: ReadScope, c: ScopeColumns): SQL | undefined {
   if (scope.all) return undefined;
   const any: SQL[] = [];
-  if (scope.creatorUserId && c.creatorUserId) any.push(sql`${c.creatorUserId} = ${scope.creatorUserId}`);
-  if (scope.reviewerId && c.reviewerId) any.push(sql`${c.reviewerId} = ${scope.reviewerId}`);
+  if (scope.creatorUserId && c.creatorUserId)
+    any.push(sql`${c.creatorUserId} = ${idSql(scope.creatorUserId)}`);
+  if (scope.reviewerId && c.reviewerId) any.push(sql`${c.reviewerId} = ${idSql(scope.reviewerId)}`);
   if (scope.rootId && c.id && c.rootId)
-    any.push(sql`(${c.id} = ${scope.rootId} OR ${c.rootId} = ${scope.rootId})`);
+    any.push(sql`(${c.id} = ${idSql(scope.rootId)} OR ${c.rootId} = ${idSql(scope.rootId)})`);
   const gated: SQL[] = [];
   if (scope.organizationIds.length && c.organizationId)
     gated.push(
       // Compared as uuids where the column is one, so its index is usable.
       c.organizationId.columnType === 'PgUUID'
-        ? sql`${c.organizationId} = ANY(${sqlArray(scope.organizationIds, 'uuid')})`
-        : sql`${c.organizationId}::text = ANY(${sqlArray(scope.organizationIds)})`,
+        ? sql`${c.organizationId} = ANY(${idArray(scope.organizationIds, 'uuid')})`
+        : sql`${c.organizationId}::text = ANY(${idArray(scope.organizationIds)})`,
     );
   const uid = scope.assigneeUserId;
   const orgs = scope.assigneeOrgIds;
   if (scope.direct) {
-    if (uid && c.assigneeUserIds) gated.push(sql`${c.assigneeUserIds} @> ${sqlArray([uid])}`);
-    if (orgs.length && c.assigneeOrgIds) gated.push(sql`${c.assigneeOrgIds} && ${sqlArray(orgs)}`);
+    if (uid && c.assigneeUserIds) gated.push(sql`${c.assigneeUserIds} @> ${idArray([uid])}`);
+    if (orgs.length && c.assigneeOrgIds) gated.push(sql`${c.assigneeOrgIds} && ${idArray(orgs)}`);
   }
   if (scope.inherited && c.inheritedAssignees) {
     if (uid) gated.push(...inheritedContains(c.inheritedAssignees, 'User', [uid]));
