@@ -1,0 +1,1 @@
+CREATE INDEX "studies_org_created_desc_idx" ON "studies" USING btree ("organization_id","created_at" DESC NULLS LAST,"id" DESC NULLS FIRST);
