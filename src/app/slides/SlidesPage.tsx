@@ -7,14 +7,14 @@ import { FilterBar } from '../filters/FilterBar';
 import { useFilters } from '../filters/filter-state';
 import { useLocalQuery } from '../sync/hooks';
 import { SlideGrid } from './SlideGrid';
-import { readSlidePage, SLIDES_PER_PAGE } from './slides-local';
+import { slideListQuery, SLIDES_PER_PAGE } from './slides-local';
 
 export function SlidesPage() {
   const [filters] = useFilters();
   const [page, setPage] = useState(1);
   const key = JSON.stringify(filters);
   useEffect(() => setPage(1), [key]);
-  const q = useLocalQuery('scan-groups', ['slides', key, page], (db) => readSlidePage(db, { filters, page }));
+  const q = useLocalQuery('scan-groups', ...slideListQuery(filters, page));
   // Images and reactions are mirrored too; keep them fresh while the slides show.
   useLocalQuery('images', ['slides-images'], async () => null);
   useLocalQuery('reactions', ['slides-reactions'], async () => null);

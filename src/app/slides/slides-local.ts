@@ -63,6 +63,11 @@ export interface SlideQuery {
   limit?: number;
 }
 
+/** The slides list's local query (its key and read) for a filter state and page: one description
+ * for the page (SlidesPage) and for its route's loader, which reads page 1 ahead of the first render. */
+export const slideListQuery = (filters: FilterState, page: number) =>
+  [['slides', JSON.stringify(filters), page], (db: LocalDb) => readSlidePage(db, { filters, page })] as const;
+
 const contains = (hay: string | null | undefined, needle: string) =>
   !!hay && hay.toLowerCase().includes(needle);
 
