@@ -48,6 +48,12 @@ export interface ListRequest {
   direction: 'asc' | 'desc';
   page: number;
   limit: number;
+  /**
+   * A filter whose cost depends on its value (a name pattern): the statement runs unprepared, so
+   * PostgreSQL plans it with the value every time. Prepared, it settled on a generic plan that cost
+   * 7–9 ms of PostgreSQL per member study-name request instead of 2.5 (bench/README.md, api-lists).
+   */
+  planWithValues?: boolean;
 }
 
 /** Pages past this one run unprepared, so deep pages do not each keep a statement on every connection. */
@@ -93,7 +99,7 @@ async function runPage(
     (cond.sql ? ` WHERE ${cond.sql}` : '') +
     ` ORDER BY ${order(dir)} LIMIT ${limit} OFFSET ${offset})` +
     ` AS ${source.table} CROSS JOIN LATERAL (SELECT ${source.projection}) j`;
-  const prepared = list.page <= PREPARED_PAGES;
+  const prepared = list.page <= PREPARED_PAGES && !list.planWithValues;
   const [answer] = await database.query<Answer>(text, params, { prepared });
   return { answer, cond };
 }

@@ -108,6 +108,7 @@ export const studyRoutes: FastifyPluginAsyncZod = async (app) => {
         direction: q.orderDirection,
         page: q.page,
         limit: q.limit,
+        planWithValues: Boolean(q.name),
       });
       return sendJson(reply, json);
     },
