@@ -14,7 +14,7 @@ import { ModalTile } from '../shell/ModalTile';
 import { useLocalQuery } from '../sync/hooks';
 import { NEW_STUDY_TITLE } from './NewStudyModal';
 import { StudyCard } from './StudyCard';
-import { readStudyPage, STUDIES_PER_PAGE } from './studies-local';
+import { studyListQuery, STUDIES_PER_PAGE } from './studies-local';
 
 function CreateTile({ ability, me }: { ability: AppAbility; me: Me }) {
   return (
@@ -34,7 +34,7 @@ export function StudiesPage() {
   const [page, setPage] = useState(1);
   const key = JSON.stringify(filters);
   useEffect(() => setPage(1), [key]);
-  const q = useLocalQuery('studies', ['page', page, key], (db) => readStudyPage(db, page, filters));
+  const q = useLocalQuery('studies', ...studyListQuery(filters, page));
   const orgs = useLocalQuery('organizations', ['study-cards'], (db) =>
     readRows<Organization>(db, 'organizations'),
   );

@@ -5,7 +5,7 @@
 import type { Me } from '../../api/auth';
 import type { Image, ScanGroup, Study } from '../../api/entities';
 import type { LocalDb } from '../../local/db';
-import { readRows } from '../../local/read';
+import { readPage, readRows, readRowsWhere } from '../../local/read';
 import type { Local } from '../../local/restore';
 import { dateRangeStart, parseFilters, type FilterState } from '../filters/filter-state';
 
@@ -39,30 +39,41 @@ export async function readStudyPage(
   const since = dateRangeStart(f.dateRange);
   const orgs = f.organizationIds.length ? new Set(f.organizationIds) : undefined;
   const users = f.userIds.length ? new Set(f.userIds) : undefined;
-  const all = await readRows<Study>(db, 'studies', {
+  // Each filter in use keeps the rows it matches; with none (the default view) there is no `where`,
+  // so readPage reads just the page along the updatedAt index instead of every stored study.
+  const keeps: Array<(s: Study) => boolean> = [];
+  if (text) keeps.push((s) => !!s.name?.toLowerCase().includes(text));
+  if (orgs) keeps.push((s) => orgs.has(s.organizationId));
+  if (users) keeps.push((s) => users.has(s.creatorUserId ?? ''));
+  if (f.tags.length) keeps.push((s) => f.tags.some((t) => s.tags?.includes(t)));
+  if (f.scanGroupIds.length) keeps.push((s) => f.scanGroupIds.some((id) => s.scanGroupIds?.includes(id)));
+  if (organSlides) keeps.push((s) => !!s.scanGroupIds?.some((id) => organSlides.has(id)));
+  if (since !== undefined) keeps.push((s) => !(Date.parse(s.createdAt) < since));
+  const { rows, count } = await readPage<Study>(db, 'studies', {
+    offset: (page - 1) * perPage,
+    limit: perPage,
     orderBy: 'updatedAt',
     reverse: f.sortBy !== 'oldest',
-    where: (raw) => {
-      const s = raw as unknown as Study;
-      if (text && !s.name?.toLowerCase().includes(text)) return false;
-      if (orgs && !orgs.has(s.organizationId)) return false;
-      if (users && !users.has(s.creatorUserId ?? '')) return false;
-      if (f.tags.length && !f.tags.some((t) => s.tags?.includes(t))) return false;
-      if (f.scanGroupIds.length && !f.scanGroupIds.some((id) => s.scanGroupIds?.includes(id))) return false;
-      if (organSlides && !s.scanGroupIds?.some((id) => organSlides.has(id))) return false;
-      if (since !== undefined && Date.parse(s.createdAt) < since) return false;
-      return true;
-    },
+    where: keeps.length
+      ? (raw) => {
+          const s = raw as unknown as Study;
+          return keeps.every((keep) => keep(s));
+        }
+      : undefined,
   });
-  const rows = all.slice((page - 1) * perPage, page * perPage);
-  return { rows, count: all.length, assays: await assayCounts(db, rows) };
+  return { rows, count, assays: await assayCounts(db, rows) };
 }
+
+/** The studies list's local query (its key and read) for a filter state and page: one description for
+ * the page (StudiesPage) and for its route's loader, which reads page 1 ahead of the first render. */
+export const studyListQuery = (filters: FilterState, page: number) =>
+  [['page', page, JSON.stringify(filters)], (db: LocalDb) => readStudyPage(db, page, filters)] as const;
 
 /** Distinct assays (predictors) among the images of each study's slides. */
 export async function assayCounts(db: LocalDb, studies: readonly Study[]): Promise<Record<string, number>> {
   const slideIds = new Set(studies.flatMap((s) => s.scanGroupIds));
   if (slideIds.size === 0) return {};
-  const images = await readRows<Image>(db, 'images', { where: (r) => slideIds.has(String(r.scanGroupId)) });
+  const images = await readRowsWhere<Image>(db, 'images', 'scanGroupId', [...slideIds]);
   const bySlide = new Map<string, Set<string>>();
   for (const img of images)
     if (img.predictorId && img.scanGroupId) {
