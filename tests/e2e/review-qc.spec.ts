@@ -115,9 +115,7 @@ test('a QC reviewer decides offline on a tablet; a conflicting earlier decision 
     expect(res.status()).toBe(200);
     g2Reviews.push(((await res.json()) as { result: Review }).result);
   }
-  // Reaches the device by the page's periodic pull (§9: every 10 s), which a local write just before it
-  // is due postpones by one interval (docs/offline.md, "Known gaps").
-  await expect(card(page, g2)).toBeVisible({ timeout: 35_000 });
+  await expect(card(page, g2)).toBeVisible({ timeout: 20_000 });
   // Every review of both groups is on the device before the network goes.
   await expect(card(page, g1).getByText('Pending Review: 2')).toBeVisible();
   await expect(card(page, g2).getByText('Pending Review: 2')).toBeVisible();

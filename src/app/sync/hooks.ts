@@ -63,7 +63,7 @@ export function primeLocalQuery<T>(
   const primed = Promise.all([getValue('mirrorUserId', db), read(db)])
     .then(([owner, value]) => {
       if (owner === userId && queryClient.getQueryData(queryKey) === undefined)
-        // Stamped as old: the page's mount still revalidates (pulls) at once, as without the prime.
+        // The kind is still pulled at the mount (its own query, see useLocalQuery); the live read follows.
         queryClient.setQueryData(queryKey, value, { updatedAt: 0 });
     })
     .catch(() => undefined);
@@ -94,14 +94,25 @@ export function useLocalQuery<T>(
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `read` is described by queryKey
     [queryClient, queryKey],
   );
-  return useQuery({
-    queryKey,
+  // The kind is revalidated by a query of its own: React Query reschedules an observer's interval on
+  // every update of its query, and the live read above updates the list's query on every local write,
+  // which would keep postponing the §9 refresh (docs/offline.md). One poll per kind, however many lists.
+  useQuery({
+    queryKey: ['pull', kind],
     queryFn: async () => {
       await engine?.pull([kind]);
-      return read(localDb());
+      return Date.now();
     },
     refetchInterval: REFRESH_MS[kind],
     staleTime: REFRESH_MS[kind],
+    networkMode: 'always',
+    meta: { persist: false },
+  });
+  return useQuery({
+    queryKey,
+    queryFn: () => read(localDb()),
+    // The live read keeps the answer current.
+    staleTime: Infinity,
     networkMode: 'always',
   });
 }
