@@ -7,12 +7,17 @@ import type { ReadScope } from '../../access';
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * A scope id written into the statement's text rather than bound: the ids are the caller's own
- * (its actor), so a prepared list statement is one text per caller scope that PostgreSQL plans once
- * (a generic plan); bound, the member lists were planned afresh on every run (bench/README.md,
- * api-lists). Only a well-formed uuid is written in; anything else stays a parameter.
+ * A caller's id as a literal of the statement's text, or undefined when it is not a well-formed uuid
+ * (then it must stay a parameter). The ids are the caller's own (its actor), so a prepared list
+ * statement is one text per caller scope that PostgreSQL plans once (a generic plan); bound, the
+ * member lists were planned afresh on every run (bench/README.md, api-lists).
  */
-const idSql = (id: string): SQL => (UUID.test(id) ? sql.raw(`'${id}'`) : sql`${id}`);
+export const inlineUuid = (id: string): string | undefined => (UUID.test(id) ? `'${id}'` : undefined);
+
+const idSql = (id: string): SQL => {
+  const literal = inlineUuid(id);
+  return literal ? sql.raw(literal) : sql`${id}`;
+};
 
 const idArray = (ids: readonly string[], type: 'text' | 'uuid' = 'text'): SQL =>
   sql`ARRAY[${sql.join(ids.map(idSql), sql`, `)}]::${sql.raw(type)}[]`;

@@ -12,7 +12,7 @@ import { and, sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/client';
-import { UUID } from '../db/read-scope-sql';
+import { inlineUuid } from '../db/read-scope-sql';
 import { confirmActor, pendingActorCheck, stampSql } from '../http/authenticate';
 import { cachedCount, countAndKeep, versionText, type VersionedTable } from './count-cache';
 
@@ -94,7 +94,7 @@ async function runPage(
     `count(*)::int AS n, ${versionText(source.versioned)} AS version` +
     // The caller's id is written in like the scope's ids (read-scope-sql.ts), so the text has no
     // parameter left for the default lists and PostgreSQL keeps one generic plan for it.
-    (stampOf ? `, ${stampSql(UUID.test(stampOf) ? `'${stampOf}'` : param(stampOf))} AS stamp` : '') +
+    (stampOf ? `, ${stampSql(inlineUuid(stampOf) ?? param(stampOf))} AS stamp` : '') +
     ` FROM (SELECT * FROM ${source.table}` +
     (cond.sql ? ` WHERE ${cond.sql}` : '') +
     ` ORDER BY ${order(dir)} LIMIT ${limit} OFFSET ${offset})` +

@@ -22,7 +22,7 @@ import {
 } from '../../api/studies';
 import { recordActivity } from '../activities/record';
 import { scanGroups, studies, userViewerSettings } from '../db/schema';
-import { readScopeSql } from '../db/read-scope-sql';
+import { readScopeSql, UUID } from '../db/read-scope-sql';
 import { badRequest, conflict } from '../http/errors';
 import { accessOf, assertCan, assertCreate, assertUpdate, scopeOf } from '../http/guard';
 import { recomputeInheritance } from '../scan-groups/inheritance';
@@ -41,7 +41,6 @@ type StudyEdit = Pick<NonNullable<UpdateStudyBody['study']>, 'name' | 'viewerOpt
 const SET_FIELDS = ['tags', 'scanGroupIds', 'assigneeUserIds', 'assigneeOrgIds'] as const;
 type SetField = (typeof SET_FIELDS)[number];
 const ASSIGNEES = ['assigneeUserIds', 'assigneeOrgIds'] as const;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** 'The study already has this scan group.': twice in one list (400) or already on the study (409). */
 function checkSlides(c: SetChange, stored: readonly string[]): void {
