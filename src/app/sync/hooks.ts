@@ -64,7 +64,7 @@ export function primeLocalQuery<T>(
     .then(([owner, value]) => {
       if (owner === userId && queryClient.getQueryData(queryKey) === undefined)
         // The kind is still pulled at the mount (its own query, see useLocalQuery); the live read follows.
-        queryClient.setQueryData(queryKey, value, { updatedAt: 0 });
+        queryClient.setQueryData(queryKey, value);
     })
     .catch(() => undefined);
   return Promise.race([primed, new Promise<void>((r) => setTimeout(r, PRIME_WAIT_MS))]);
