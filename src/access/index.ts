@@ -13,6 +13,7 @@ export {
   readScopeFor,
   matchesReadScope,
   readConditions,
+  readsAllOf,
   type ReadScope,
   type ScopedRead,
 } from './read-scope';

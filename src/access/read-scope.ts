@@ -172,3 +172,15 @@ export function matchesReadScope(scope: ReadScope, row: ScopeRow): boolean {
   }
   return false;
 }
+
+/**
+ * Whether every row of these organizations is readable under the scope: then a list filtered to them
+ * needs no read-scope condition (the filter implies it), which lets the database answer it from an
+ * index of the organization alone (bench/README.md, api-lists).
+ */
+export function readsAllOf(scope: ReadScope, organizationIds: readonly string[]): boolean {
+  if (scope.all) return true;
+  if (scope.publicOnly || organizationIds.length === 0) return false;
+  const mine = new Set(scope.organizationIds);
+  return organizationIds.every((id) => mine.has(id));
+}

@@ -43,7 +43,9 @@ export const scanGroups = pgTable(
     index('scan_groups_updated_idx').on(t.updatedAt, t.id),
     // The list's default order and its organization + date filter (bench/README.md): lists sort by
     // `<col> DESC NULLS LAST, id DESC`, which only an index declared in that order serves.
+    // Migration 0014 adds organization_id and reader_keys (0013, not declared here) as INCLUDE columns.
     index('scan_groups_created_desc_idx').on(t.createdAt.desc().nullsLast(), t.id.desc().nullsFirst()),
+    // Migration 0012 adds the other sort keys as INCLUDE columns (Drizzle's builder has none).
     index('scan_groups_org_created_desc_idx').on(
       t.organizationId,
       t.createdAt.desc().nullsLast(),

@@ -32,4 +32,5 @@ export const scanGroupList: ListSource = {
     `${t}."inherited_assignees" AS "inheritedAssignees"`,
   ].join(', '),
   versioned: [SCAN_GROUPS_VERSION],
+  scopeCoveredOrder: scanGroups.createdAt,
 };

@@ -17,10 +17,10 @@ import {
 import { DeletedResult, IdParams } from '../../api/studies';
 import { recordActivity } from '../activities/record';
 import { images, organizations, reactions, scanGroups, studies } from '../db/schema';
-import { readScopeSql } from '../db/read-scope-sql';
+import { listScopeSql } from '../db/read-scope-sql';
 import { badRequest, conflict } from '../http/errors';
 import { accessOf, assertCan, assertCreate, assertUpdate, scopeOf } from '../http/guard';
-import { listPage, sendJson } from '../lists/page-statement';
+import { listPage, picksFromOrganizationIndex, sendJson } from '../lists/page-statement';
 import { recordDeletion } from '../sync/kinds';
 import { containsPattern, dateRange } from '../studies/list-sql';
 import { assertAssignable, assertOrgan, checkTags } from '../studies/checks';
@@ -57,7 +57,7 @@ export const scanGroupRoutes: FastifyPluginAsyncZod = async (app) => {
       const q = request.query;
       const where = () => {
         const out: SQL[] = [];
-        const scope = readScopeSql(scopeOf(request, 'ScanGroup'), scanGroupScope);
+        const scope = listScopeSql(scopeOf(request, 'ScanGroup'), scanGroupScope, q.organizationId);
         if (scope) out.push(scope);
         if (q.id) out.push(inArray(scanGroups.id, q.id));
         if (q.creatorUserId) out.push(inArray(scanGroups.creatorUserId, q.creatorUserId));
@@ -94,6 +94,7 @@ export const scanGroupRoutes: FastifyPluginAsyncZod = async (app) => {
         direction: q.orderDirection,
         page: q.page,
         limit: q.limit,
+        pickIdsFirst: picksFromOrganizationIndex(q, scopeOf(request, 'ScanGroup')),
       });
       return sendJson(reply, json);
     },

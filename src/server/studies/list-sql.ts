@@ -95,5 +95,6 @@ const STUDIES: ListSource = {
     `${t}."viewer_options" AS "viewerOptions"`,
   ].join(', '),
   versioned: [STUDIES_VERSION],
+  scopeCoveredOrder: studies.updatedAt,
 };
 const STUDIES_WITH_SLIDES: ListSource = { ...STUDIES, versioned: [STUDIES_VERSION, SCAN_GROUPS_VERSION] };

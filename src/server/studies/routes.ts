@@ -22,11 +22,16 @@ import {
 } from '../../api/studies';
 import { recordActivity } from '../activities/record';
 import { scanGroups, studies, userViewerSettings } from '../db/schema';
-import { readScopeSql, UUID } from '../db/read-scope-sql';
+import { listScopeSql, readScopeSql, UUID } from '../db/read-scope-sql';
 import { badRequest, conflict } from '../http/errors';
 import { accessOf, assertCan, assertCreate, assertUpdate, scopeOf } from '../http/guard';
 import { recomputeInheritance } from '../scan-groups/inheritance';
-import { listPage, sendJson } from '../lists/page-statement';
+import {
+  answeredByOrderIndex,
+  listPage,
+  picksFromOrganizationIndex,
+  sendJson,
+} from '../lists/page-statement';
 import { recordDeletion } from '../sync/kinds';
 import { assertAddableSlides, assertAssignable, checkTags } from './checks';
 import { containsPattern, dateRange, studyList } from './list-sql';
@@ -86,9 +91,9 @@ export const studyRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const where = () => {
         const out: SQL[] = [];
-        const scope = readScopeSql(scopeOf(request, 'Study'), studyScope);
+        const scope = listScopeSql(scopeOf(request, 'Study'), studyScope, q.organizationId);
         if (scope) out.push(scope);
-        if (q.name) out.push(ilike(studies.name, containsPattern(q.name)));
+        if (q.name) out.push(answeredByOrderIndex(ilike(studies.name, containsPattern(q.name))));
         if (q.organizationId) out.push(inArray(studies.organizationId, q.organizationId));
         if (q.creatorUserId) out.push(inArray(studies.creatorUserId, q.creatorUserId));
         if (q.tag) out.push(sql`${studies.tags} && ${textArraySql(q.tag)}`);
@@ -107,7 +112,7 @@ export const studyRoutes: FastifyPluginAsyncZod = async (app) => {
         direction: q.orderDirection,
         page: q.page,
         limit: q.limit,
-        planWithValues: Boolean(q.name),
+        pickIdsFirst: picksFromOrganizationIndex(q, scopeOf(request, 'Study')),
       });
       return sendJson(reply, json);
     },

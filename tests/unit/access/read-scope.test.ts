@@ -5,6 +5,7 @@ import {
   defineAbilityFor,
   matchesReadScope,
   readScopeFor,
+  readsAllOf,
   SUBJECT_TYPES,
 } from '../../../src/access';
 import type { InheritedAssignee, Policy, SubjectMap } from '../../../src/access';
@@ -117,5 +118,31 @@ describe('readScopeFor shapes', () => {
     const scope = readScopeFor(actor(), 'Organization');
     expect(matchesReadScope(scope, { id: SIB, rootId: ROOT })).toBe(true);
     expect(matchesReadScope(scope, { id: OUT, rootId: OUT })).toBe(false);
+  });
+});
+
+describe('readsAllOf: a filter to these organizations implies the read scope', () => {
+  const all = rows();
+  const filters = [[LAB], [TEAM], [LAB, TEAM], [ROOT], [OUT], [LAB, OUT], [SIB], []];
+  for (const policies of policySets) {
+    for (const type of SUBJECT_TYPES.filter((t) => t !== 'AdminArea')) {
+      it(`should only claim organizations whose every ${type} row is readable for [${policies.join(', ')}]`, () => {
+        const ability = defineAbilityFor(actor(policies));
+        const scope = readScopeFor(actor(policies), type);
+        for (const filter of filters) {
+          if (!readsAllOf(scope, filter)) continue;
+          for (const row of all.filter((r) => filter.includes(r.organizationId)))
+            expect(ability.can('read', asSubject(type, row as SubjectMap[typeof type]))).toBe(true);
+        }
+      });
+    }
+  }
+
+  it("should hold for a member's own organization and teams, and not for another's", () => {
+    const scope = readScopeFor(actor([]), 'ScanGroup');
+    expect(readsAllOf(scope, [LAB, TEAM])).toBe(true);
+    expect(readsAllOf(scope, [LAB, OUT])).toBe(false);
+    expect(readsAllOf(scope, [])).toBe(false);
+    expect(readsAllOf(readScopeFor(actor([]), 'Review'), [LAB])).toBe(false);
   });
 });
