@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import type { Review } from '../../src/api/entities';
-import { encodeImageIds } from '../../src/app/reports/paths';
+import { encodeImageIds, reportPaths } from '../../src/app/reports/paths';
 import { signIn } from './helpers';
 import type { SeededSlide } from './seed-slides';
 
@@ -146,4 +146,47 @@ test('Print a Report from a slide card opens the slide report in a new tab', asy
   await expect(tab).toHaveURL(new RegExp(`/reports/scangroup-report/${first.scanGroupId}$`));
   await expect(tab.getByTestId('report')).toHaveAttribute('data-ready', 'true', { timeout: 20_000 });
   await expect(tab.getByTestId('report')).toContainText(first.simpleId);
+});
+
+test('Print a Report from a study card offers the study and QC reports of its slides', async ({
+  page,
+  context,
+}) => {
+  await context.addInitScript(() => {
+    window.print = () => undefined;
+    window.close = () => undefined;
+  });
+  await signIn(page);
+  const [first] = slides();
+  const made = async (name: string, scanGroupIds: string[]) => {
+    const res = await page.request.post('/v2/studies', { data: { study: { name, scanGroupIds } } });
+    expect(res.status()).toBe(200);
+  };
+  await made('Print dialog with a slide', [first.scanGroupId]);
+  await made('Print dialog without slides', []);
+  await page.goto('/dashboard/studies');
+
+  const open = async (name: string) => {
+    await page.getByRole('button', { name: `Study menu ${name}` }).click();
+    await page.getByRole('menuitem', { name: 'Print' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Print a Report' });
+    await expect(dialog).toBeVisible();
+    return dialog;
+  };
+  // No slides: nothing to print, so the menu's Print is disabled.
+  await page.getByRole('button', { name: 'Study menu Print dialog without slides' }).click();
+  await expect(page.getByRole('menuitem', { name: 'Print' })).toBeDisabled();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menuitem', { name: 'Print' })).toBeHidden();
+
+  // One slide: the QC report lists that slide's image, read from the local store when the dialog opens.
+  const dialog = await open('Print dialog with a slide');
+  await expect(dialog.getByRole('button', { name: 'Print Study Report' })).toBeEnabled();
+  await expect(dialog.getByRole('button', { name: 'Print QC Report' })).toBeEnabled();
+  const [tab] = await Promise.all([
+    context.waitForEvent('page'),
+    dialog.getByRole('button', { name: 'Print QC Report' }).click(),
+  ]);
+  await tab.waitForURL(/\/reports\/quality-check-image-ids\//);
+  expect(new URL(tab.url()).pathname).toBe(reportPaths.qcImages([first.imageId]));
 });

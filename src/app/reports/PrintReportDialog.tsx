@@ -4,15 +4,16 @@
 // Study Report (with its number of assays) and the QC report of all the study's images. A report is
 // disabled without slides or without the print permission. Reads the local store, so the dialog opens
 // offline too (the report tabs then show what this device holds).
+import { useRef } from 'react';
 import { Button, Group, Modal, Paper, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { asSubject } from '../../access';
 import { canPrintStudy } from '../../access/menu';
-import type { Image, ScanGroup, Study } from '../../api/entities';
+import type { ScanGroup, Study } from '../../api/entities';
 import { ReportText, StudyText } from '../../api/messages';
 import type { LocalDb } from '../../local/db';
-import { readRow, readRows } from '../../local/read';
+import { readRow } from '../../local/read';
 import { useAbility } from '../session/ability';
-import { assayCounts } from '../studies/studies-local';
+import { countAssays, studyImages } from '../studies/studies-local';
 import { useObserved } from '../sync/hooks';
 import { reportPaths } from './paths';
 
@@ -39,9 +40,9 @@ async function load(db: LocalDb, scanGroupId?: string, studyId?: string): Promis
   const slide = scanGroupId ? await readRow<ScanGroup>(db, 'scan-groups', scanGroupId) : undefined;
   const study = studyId ? await readRow<Study>(db, 'studies', studyId) : undefined;
   if (!study) return { slide, study, studyImageIds: [], numberOfAssays: 0 };
-  const slides = new Set(study.scanGroupIds);
-  const images = await readRows<Image>(db, 'images', { where: (r) => slides.has(String(r.scanGroupId)) });
-  const assays = await assayCounts(db, [study]);
+  // Read once, for both the QC report's ids and the study report's number of assays.
+  const images = await studyImages(db, [study]);
+  const assays = countAssays([study], images);
   return { slide, study, studyImageIds: images.map((i) => i.id), numberOfAssays: assays[study.id] ?? 0 };
 }
 
@@ -62,7 +63,15 @@ export function PrintReportDialog({
   hideLabel,
 }: PrintReportDialogProps) {
   const { ability } = useAbility();
-  const data = useObserved((db) => load(db, scanGroupId, studyId), [scanGroupId, studyId, opened]);
+  // Read only while open: slide grids and study menus keep this dialog mounted, closed. What was
+  // read last stays shown while it fades out and until the next open's read answers.
+  const read = useObserved(
+    (db) => (opened ? load(db, scanGroupId, studyId) : Promise.resolve(undefined)),
+    [scanGroupId, studyId, opened],
+  );
+  const last = useRef<Loaded>(undefined);
+  if (read) last.current = read;
+  const data = read ?? last.current;
   const choices: Choice[] = [];
   if (scanGroupId) {
     const slide = data?.slide;

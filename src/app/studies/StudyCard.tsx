@@ -1,8 +1,11 @@
 // A study card of the studies list (§2.9): name with its organization's avatar, the study menu,
 // counts of slides and assays, tags (3 then +N, §9), last-updated date as M/D/YYYY, and the local markers: 'Pending' while a change waits to be sent, 'Not saved' with the server's
 // message when one was refused (and rolled back).
+// A `bare` card (the list's first render) draws the same but has no tooltips and no menu yet: each
+// Tooltip and Menu is a floating-ui setup and a portal, most of a card's cost; the list's second
+// render, right after the first paint, puts them in.
 import { useState } from 'react';
-import { ActionIcon, Anchor, Avatar, Badge, Card, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Avatar, Badge, Card, Group, Stack, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { canEditStudyTags, canRenameStudy, type AppAbility } from '../../access';
 import type { Study } from '../../api/entities';
@@ -10,6 +13,7 @@ import type { Local } from '../../local/restore';
 import { formatShortDate, initials } from '../lib/format';
 import { StudyMenu } from './StudyMenu';
 import { AddTag, RenameStudy } from './StudyEditors';
+import { Tip } from './Tip';
 
 export const MarkerText = {
   pending: 'Pending',
@@ -23,11 +27,14 @@ export function StudyCard({
   ability,
   organizationName,
   assays = 0,
+  bare = false,
 }: {
   study: Local<Study>;
   ability: AppAbility;
   organizationName?: string;
   assays?: number;
+  /** Drawn the same, without tooltips and menu (see above). */
+  bare?: boolean;
 }) {
   const [renaming, setRenaming] = useState(false);
   const slides = study.scanGroupIds.length;
@@ -35,11 +42,11 @@ export function StudyCard({
     <Card withBorder padding="md" radius="md" data-testid="study-card" data-study-id={study.id}>
       <Stack gap={6}>
         <Group justify="space-between" wrap="nowrap" align="flex-start">
-          <Tooltip label={organizationName ?? ''} disabled={!organizationName} openDelay={300}>
+          <Tip bare={bare} label={organizationName ?? ''} disabled={!organizationName} openDelay={300}>
             <Avatar size="sm" radius="sm" color="grape" aria-label={organizationName}>
               {initials(organizationName ?? '?')}
             </Avatar>
-          </Tooltip>
+          </Tip>
           {renaming ? (
             <RenameStudy study={study} onDone={() => setRenaming(false)} />
           ) : (
@@ -55,7 +62,7 @@ export function StudyCard({
           )}
           <Group gap={4} wrap="nowrap">
             {!renaming && canRenameStudy(ability, study) && (
-              <Tooltip label="Rename study">
+              <Tip bare={bare} label="Rename study">
                 <ActionIcon
                   size="sm"
                   variant="subtle"
@@ -64,23 +71,23 @@ export function StudyCard({
                 >
                   <Text size="xs">✎</Text>
                 </ActionIcon>
-              </Tooltip>
+              </Tip>
             )}
             {study.$pending ? (
-              <Tooltip label={MarkerText.pendingHint}>
+              <Tip bare={bare} label={MarkerText.pendingHint}>
                 <Badge color="yellow" variant="light" size="sm">
                   {MarkerText.pending}
                 </Badge>
-              </Tooltip>
+              </Tip>
             ) : null}
             {study.$failed ? (
-              <Tooltip label={study.$failed} multiline w={260}>
+              <Tip bare={bare} label={study.$failed} multiline w={260}>
                 <Badge color="red" variant="light" size="sm">
                   {MarkerText.failed}
                 </Badge>
-              </Tooltip>
+              </Tip>
             ) : null}
-            <StudyMenu study={study} />
+            <StudyMenu study={study} ability={ability} bare={bare} />
           </Group>
         </Group>
         <Group gap={4}>
@@ -94,7 +101,7 @@ export function StudyCard({
               +{study.tags.length - 3}
             </Text>
           )}
-          {canEditStudyTags(ability, study) && <AddTag study={study} />}
+          {canEditStudyTags(ability, study) && <AddTag study={study} bare={bare} />}
         </Group>
         {study.$failed && (
           <Text size="xs" c="red" data-testid="study-error">

@@ -148,6 +148,7 @@ function Summary({ label, value }: { label: string; value: string | number }) {
 }
 
 export function StudyDetailPage({ studyId }: { studyId: string }) {
+  const { ability } = useAbility();
   const [shown, setShown] = useState(SLIDES_PER_PAGE);
   const study = useLocalQuery('studies', ['one', studyId], (db) => readRow<Study>(db, 'studies', studyId));
   const s = study.data;
@@ -209,7 +210,7 @@ export function StudyDetailPage({ studyId }: { studyId: string }) {
               {MarkerText.failed}
             </Badge>
           ) : null}
-          <StudyMenu study={s} />
+          <StudyMenu study={s} ability={ability} />
         </Group>
       </Group>
       <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">

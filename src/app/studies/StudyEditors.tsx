@@ -4,12 +4,13 @@
 // through the outbox: a rename is a PATCH of the name, a tag an `add` operation, so two offline
 // tag edits merge.
 import { useState } from 'react';
-import { ActionIcon, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Text, TextInput } from '@mantine/core';
 import { STUDY_NAME_MAX, TAG_MAX_LENGTH, TAGS_PER_STUDY_MAX } from '../../api/constants';
 import type { Study } from '../../api/entities';
 import { StudyText } from '../../api/messages';
 import { StudyRuleText } from '../../api/studies';
 import { useMutations } from '../sync/hooks';
+import { Tip } from './Tip';
 
 export function RenameStudy({ study, onDone }: { study: Study; onDone(): void }) {
   const mutations = useMutations();
@@ -41,7 +42,8 @@ export function RenameStudy({ study, onDone }: { study: Study; onDone(): void })
 /** Whether the add-tag control shows: hidden from 29 tags on (§5). */
 export const canAddMoreTags = (study: Study) => study.tags.length < TAGS_PER_STUDY_MAX - 1;
 
-export function AddTag({ study }: { study: Study }) {
+/** `bare`: the button without its tooltip yet (a study card's first render, StudyCard.tsx). */
+export function AddTag({ study, bare = false }: { study: Study; bare?: boolean }) {
   const mutations = useMutations();
   const [open, setOpen] = useState(false);
   const [tag, setTag] = useState('');
@@ -62,13 +64,13 @@ export function AddTag({ study }: { study: Study }) {
   };
   if (!open)
     return (
-      <Tooltip label="Add tag">
+      <Tip bare={bare} label="Add tag">
         <ActionIcon size="sm" variant="light" aria-label="Add tag" onClick={() => setOpen(true)}>
           <Text size="sm" fw={700}>
             +
           </Text>
         </ActionIcon>
-      </Tooltip>
+      </Tip>
     );
   return (
     <TextInput

@@ -1,13 +1,14 @@
 // The study menu (study card and study page): Share, Print and Delete, each enabled by its §6.2 menu
 // check (Print also needs slides, §5). It owns its dialogs: the Share dialog and the Delete Study
 // confirmation; a deletion goes through the outbox with the §8 toasts, then to /dashboard/studies.
+// The dialogs mount the first time the menu opens, not with the menu: a studies page shows 25 menus,
+// and three closed modals each (one of them reading the study's images) were most of its first render.
 import { useState } from 'react';
 import { ActionIcon, Menu, Tooltip } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
-import { canDeleteStudy, canPrintStudy, canShareStudy } from '../../access';
+import { canDeleteStudy, canPrintStudy, canShareStudy, type AppAbility } from '../../access';
 import type { Study } from '../../api/entities';
 import { Toasts } from '../../api/messages';
-import { useAbility } from '../session/ability';
 import { useMutations } from '../sync/hooks';
 import { ConfirmDialog } from '../slides/ConfirmDialog';
 import { withOutcome } from '../slides/outcome';
@@ -23,17 +24,26 @@ export const DeleteStudyText = {
   noSlides: 'The study has no slides to print',
 } as const;
 
+/**
+ * `ability` comes from the page (built once per page, not once per menu). `bare`: only the menu's
+ * button, drawn the same, without the menu yet (a study card's first render, StudyCard.tsx).
+ */
 export function StudyMenu({
   study,
+  ability,
   onRename,
+  bare = false,
 }: {
   study: Study & { $base?: unknown };
+  ability: AppAbility;
   onRename?: () => void;
+  bare?: boolean;
 }) {
-  const { ability } = useAbility();
   const mutations = useMutations();
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<'share' | 'delete' | 'print'>();
+  // Mounted closed when the menu first opens, so opening one later still plays its transition.
+  const [dialogsMounted, setDialogsMounted] = useState(false);
   const unsaved = study.$base === null;
   const gate = (allowed: boolean) =>
     unsaved ? SlideMenuText.pending : allowed ? undefined : SlideMenuText.noPermission;
@@ -66,14 +76,30 @@ export function StudyMenu({
     if (outcome !== 'failed' && window.location.pathname.startsWith('/studies/'))
       void navigate({ to: '/dashboard/studies' });
   };
+  // A click (or Enter) on the bare button, before the menu is there: the menu opens when it comes.
+  const [early, setEarly] = useState(false);
+  const button = (
+    <ActionIcon
+      variant="subtle"
+      size="sm"
+      aria-label={`Study menu ${study.name}`}
+      onClick={bare ? () => setEarly(true) : undefined}
+    >
+      ⋮
+    </ActionIcon>
+  );
+  if (bare) return button;
   return (
     <>
-      <Menu position="bottom-end" withinPortal shadow="md" width={180}>
-        <Menu.Target>
-          <ActionIcon variant="subtle" size="sm" aria-label={`Study menu ${study.name}`}>
-            ⋮
-          </ActionIcon>
-        </Menu.Target>
+      <Menu
+        position="bottom-end"
+        withinPortal
+        shadow="md"
+        width={180}
+        defaultOpened={early}
+        onOpen={() => setDialogsMounted(true)}
+      >
+        <Menu.Target>{button}</Menu.Target>
         <Menu.Dropdown>
           {items.map((item) =>
             item.disabled ? (
@@ -90,24 +116,28 @@ export function StudyMenu({
           )}
         </Menu.Dropdown>
       </Menu>
-      <ShareDialog
-        target={dialog === 'share' ? { kind: 'studies', item: study } : undefined}
-        onClose={() => setDialog(undefined)}
-      />
-      <PrintReportDialog
-        opened={dialog === 'print'}
-        onClose={() => setDialog(undefined)}
-        studyId={study.id}
-        hideLabel
-      />
-      <ConfirmDialog
-        opened={dialog === 'delete'}
-        title={DeleteStudyText.title}
-        message={DeleteStudyText.warning(study.name)}
-        confirmLabel="Delete"
-        onCancel={() => setDialog(undefined)}
-        onConfirm={() => void remove()}
-      />
+      {(dialogsMounted || early) && (
+        <>
+          <ShareDialog
+            target={dialog === 'share' ? { kind: 'studies', item: study } : undefined}
+            onClose={() => setDialog(undefined)}
+          />
+          <PrintReportDialog
+            opened={dialog === 'print'}
+            onClose={() => setDialog(undefined)}
+            studyId={study.id}
+            hideLabel
+          />
+          <ConfirmDialog
+            opened={dialog === 'delete'}
+            title={DeleteStudyText.title}
+            message={DeleteStudyText.warning(study.name)}
+            confirmLabel="Delete"
+            onCancel={() => setDialog(undefined)}
+            onConfirm={() => void remove()}
+          />
+        </>
+      )}
     </>
   );
 }

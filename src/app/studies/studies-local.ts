@@ -69,11 +69,19 @@ export async function readStudyPage(
 export const studyListQuery = (filters: FilterState, page: number) =>
   [['page', page, JSON.stringify(filters)], (db: LocalDb) => readStudyPage(db, page, filters)] as const;
 
+/** The images of these studies' slides, along the images' scanGroupId index. */
+export async function studyImages(db: LocalDb, studies: readonly Study[]): Promise<Local<Image>[]> {
+  const slideIds = new Set(studies.flatMap((s) => s.scanGroupIds));
+  return slideIds.size ? readRowsWhere<Image>(db, 'images', 'scanGroupId', [...slideIds]) : [];
+}
+
 /** Distinct assays (predictors) among the images of each study's slides. */
 export async function assayCounts(db: LocalDb, studies: readonly Study[]): Promise<Record<string, number>> {
-  const slideIds = new Set(studies.flatMap((s) => s.scanGroupIds));
-  if (slideIds.size === 0) return {};
-  const images = await readRowsWhere<Image>(db, 'images', 'scanGroupId', [...slideIds]);
+  return countAssays(studies, await studyImages(db, studies));
+}
+
+/** assayCounts over images already read (studyImages). */
+export function countAssays(studies: readonly Study[], images: readonly Image[]): Record<string, number> {
   const bySlide = new Map<string, Set<string>>();
   for (const img of images)
     if (img.predictorId && img.scanGroupId) {
