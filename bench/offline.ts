@@ -7,7 +7,7 @@
 //   - replay of 1,000 queued study creates while /dashboard/studies is open (BENCH_REPLAY_PAGE), checked
 //     exactly once on the server, against the server alone taking the same creates from Node.
 // Usage: DIST_DIR=/tmp/dist-x npm run build && DIST_DIR=/tmp/dist-x npx tsx bench/offline.ts [--pg]
-//   [--profile] [--replay-only]   (PORT=8291 by default; a temp data dir, deleted after.) --pg runs the
+//   [--profile] [--trace] [--replay-only]   (PORT=8291 by default; a temp data dir, deleted after.) --pg runs the
 //   server on a fresh PostgreSQL database at TEST_PG_URL's server instead of the embedded PGlite, which
 //   writes one request at a time; --profile prints the page's hot functions (source lines) in each
 //   measured step; --replay-only skips the first-row measurements, --no-replay the replay; BENCH_REPLAYS
@@ -21,6 +21,7 @@ import { chromium, type Page } from '@playwright/test';
 import pg from 'pg';
 import { SYNC_KINDS, SYNC_PAGE_MAX } from '../src/api/sync';
 import { printHotspots, type CpuProfile } from './lib/hotspots';
+import { printTrace, startTrace } from './lib/trace';
 import { refsOf, type MirrorRow, type OutboxEntry } from '../src/local/db';
 import { rebuildRow } from '../src/local/effects';
 import { openDatabase } from '../src/server/db/client';
@@ -36,6 +37,9 @@ const REPLAYS = Number(process.env.BENCH_REPLAYS || 1_000);
 /** The page open while the outbox drains (the studies list redraws as its rows change). */
 const REPLAY_PAGE = process.env.BENCH_REPLAY_PAGE || '/dashboard/studies';
 const DIST = path.resolve(process.env.DIST_DIR || 'dist');
+/** --trace: a Chrome trace of each tab click, summarised (bench/lib/trace.ts); the page then also sets
+ * two performance marks (the click, the first row) that the summary is cut by. */
+const TRACE = process.argv.includes('--trace');
 
 const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -172,7 +176,7 @@ async function firstRowOnLoad(page: Page, url: string, key: Key): Promise<number
 /** An in-app navigation (the dashboard's tab): ms from the click to the first row on screen. */
 async function firstRowOnTab(page: Page, tab: string, key: Key): Promise<number> {
   await page.evaluate(
-    ([tabName, selector]) => {
+    ([tabName, selector, marks]) => {
       const w = window as unknown as { __firstRow: Record<string, number>; __clickAt: number };
       for (const old of document.querySelectorAll(selector)) old.setAttribute('data-bench-old', '');
       w.__firstRow = {};
@@ -181,9 +185,10 @@ async function firstRowOnTab(page: Page, tab: string, key: Key): Promise<number>
       );
       if (!target) throw new Error(`no tab ${tabName}`);
       w.__clickAt = performance.now();
+      if (marks) performance.mark('bench-click');
       (target as HTMLElement).click();
     },
-    [tab, SELECTORS[key]],
+    [tab, SELECTORS[key], TRACE] as const,
   );
   await page.waitForSelector(SELECTORS[key], { timeout: 60_000 });
   await page.waitForFunction(
@@ -257,19 +262,26 @@ async function main(): Promise<void> {
   try {
     const context = await browser.newContext({ baseURL: BASE });
     // Records when the first row of each list appears, in ms since the navigation started.
-    await context.addInitScript((selectors: Record<string, string>) => {
-      const w = window as unknown as { __firstRow: Record<string, number> };
-      w.__firstRow = {};
-      new MutationObserver(() => {
-        for (const [k, sel] of Object.entries(selectors))
-          if (!w.__firstRow[k] && document.querySelector(sel)) w.__firstRow[k] = performance.now();
-      }).observe(document, { childList: true, subtree: true });
-    }, SELECTORS);
+    await context.addInitScript(
+      ([selectors, marks]) => {
+        const w = window as unknown as { __firstRow: Record<string, number> };
+        w.__firstRow = {};
+        new MutationObserver(() => {
+          for (const [k, sel] of Object.entries(selectors))
+            if (!w.__firstRow[k] && document.querySelector(sel)) {
+              w.__firstRow[k] = performance.now();
+              if (marks) performance.mark(`bench-first-row-${k}`);
+            }
+        }).observe(document, { childList: true, subtree: true });
+      },
+      [SELECTORS, TRACE] as const,
+    );
     const page = await context.newPage();
     await page.goto('/signin');
     await page.getByLabel('E-mail').fill(ADMIN.email);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN.password);
     const profiling = process.argv.includes('--profile') ? await context.newCDPSession(page) : undefined;
+    const tracing = TRACE ? await context.newCDPSession(page) : undefined;
     const profile = async <T>(label: string, run: () => Promise<T>): Promise<T> => {
       if (!profiling) return run();
       await profiling.send('Profiler.enable');
@@ -356,7 +368,9 @@ async function main(): Promise<void> {
         loadLocal.push(await firstRowOnLoad(page, list.url, list.key));
         await page.goto('/dashboard/recent-activity');
         await page.getByRole('tab', { name: list.tab }).waitFor();
+        const stopTrace = tracing ? await startTrace(tracing) : undefined;
         tabLocal.push(await profile(`${list.key} tab click`, () => firstRowOnTab(page, list.tab, list.key)));
+        if (stopTrace) printTrace(await stopTrace(), 'bench-click', `bench-first-row-${list.key}`, DIST);
       }
       const loadEmpty: number[] = [];
       for (let i = 0; i < 3; i++) {

@@ -3,6 +3,9 @@
 // `curl -T` PATCH of the same file to the same server, in one run. Prints both throughputs and their
 // ratio (target ≥ 0.8), the server's peak memory, and the page's (renderer's) peak memory for a small
 // and the big file (target: it does not grow with the file size).
+// Chromium's own ceiling follows in the same browser: plain PATCHes of 64 MiB Blob slices, and of
+// the same slices read into memory first (BENCH_RAW, BENCH_RAW_BYTES_MIB; BENCH_NOCOPY and BENCH_NOSW
+// add measurement-only runs, see below).
 // Usage: npx tsx bench/uploads.ts [MiB, default 2048] [small MiB, default 256]. Needs Chromium and curl;
 // `npm run build` first. Temporary files and data are deleted after.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -135,12 +138,49 @@ async function curlUpload(file: string, token: string): Promise<number> {
   return (performance.now() - t) / 1000;
 }
 
+/** How a plain baseline sends each 64 MiB slice (Chromium's own ceiling). */
+type RawBody = 'blob' | 'fetch-blob' | 'xhr-bytes' | 'fetch-bytes';
+
+const RAW_LABEL: Record<RawBody, string> = {
+  blob: 'plain XHR of 64 MiB Blob slices (no worker, checksum, copy)',
+  'fetch-blob': 'plain fetch of 64 MiB Blob slices',
+  'xhr-bytes': 'plain XHR of 64 MiB in-memory bytes (slice read into one reused buffer, then sent)',
+  'fetch-bytes': 'plain fetch of 64 MiB in-memory bytes (same reused buffer)',
+};
+
 /**
- * Chromium's own ceiling: the same file sent from a page by plain XMLHttpRequest PATCHes of 64 MiB
- * Blob slices to a fresh tus resource — no worker, no checksum, no copy, no UI. Seconds.
+ * BENCH_RAW=blob,xhr-bytes,fetch-blob,fetch-bytes: which plain baselines run after the uploader, in
+ * order (default `blob,xhr-bytes`; `blob` is the figure of earlier sessions). fetch of Blob slices
+ * was no cheaper than XHR, fetch of bytes as slow as XHR of bytes (bench/README.md, session 5).
  */
-async function rawXhrUpload(page: Page, file: string, token: string): Promise<number> {
+const rawBodies = (process.env.BENCH_RAW ?? 'blob,xhr-bytes')
+  .split(',')
+  .filter((b): b is RawBody => b in RAW_LABEL);
+/**
+ * The in-memory baselines send only the file's first BENCH_RAW_BYTES_MIB MiB (default 128): at
+ * 4–11 MiB/s (bench/README.md, uploads, session 5) the whole file would hold the bench lock for minutes.
+ */
+const rawBytesLimit = Number(process.env.BENCH_RAW_BYTES_MIB ?? 128) * MiB;
+/** BENCH_NOCOPY=1: one more uploader run without the OPFS copy (measurement: what the copy costs). */
+const noCopyRun = process.env.BENCH_NOCOPY === '1';
+/** BENCH_NOSW=1: the plain baselines run after the service worker is unregistered (measurement). */
+const noServiceWorker = process.env.BENCH_NOSW === '1';
+
+/**
+ * Chromium's own ceiling: the same file sent from a page by plain PATCHes of 64 MiB slices to a
+ * fresh tus resource — no worker, no checksum, no copy, no UI. `blob`: the Blob slice is the body
+ * (Chromium reads the file on its side); `xhr-bytes`/`fetch-bytes`: each slice is first read (BYOB)
+ * into one reused buffer, as the uploader reads it to hash it, and those bytes are the body.
+ * Seconds in all, and seconds of it spent reading slices into memory.
+ */
+async function rawUpload(
+  page: Page,
+  file: string,
+  token: string,
+  body: RawBody,
+): Promise<{ seconds: number; readSeconds: number; bytes: number }> {
   await page.evaluate(() => {
+    if (document.getElementById('bench-raw-file')) return;
     const input = document.createElement('input');
     input.type = 'file';
     input.id = 'bench-raw-file';
@@ -148,8 +188,10 @@ async function rawXhrUpload(page: Page, file: string, token: string): Promise<nu
     document.body.append(input);
   });
   await page.locator('#bench-raw-file').setInputFiles(file);
+  // tsx names the page function's inner functions through a helper the page lacks.
+  await page.evaluate('window.__name = (f) => f');
   return page.evaluate(
-    async ({ token, meta }) => {
+    async ({ token, meta, body, limit }) => {
       const picked = (document.getElementById('bench-raw-file') as HTMLInputElement).files![0];
       const auth = { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0' };
       const created = await fetch('/v2/uploads', {
@@ -158,23 +200,55 @@ async function rawXhrUpload(page: Page, file: string, token: string): Promise<nu
       });
       const url = created.headers.get('location');
       if (created.status !== 201 || !url) throw new Error(`create: ${created.status}`);
-      const t = performance.now();
       const step = 64 * 1024 * 1024;
-      for (let offset = 0; offset < picked.size; offset += step) {
+      let memory = new ArrayBuffer(body.endsWith('bytes') ? step : 0);
+      let readMs = 0;
+      const readSlice = async (slice: Blob): Promise<Uint8Array<ArrayBuffer>> => {
+        const t0 = performance.now();
+        const reader = slice.stream().getReader({ mode: 'byob' });
+        let filled = 0;
+        while (filled < slice.size) {
+          const { value, done } = await reader.read(new Uint8Array(memory, filled, slice.size - filled));
+          if (!value) throw new Error('read failed');
+          memory = value.buffer as ArrayBuffer;
+          filled += value.byteLength;
+          if (done) break;
+        }
+        reader.releaseLock();
+        readMs += performance.now() - t0;
+        return new Uint8Array(memory, 0, filled);
+      };
+      const headers = (offset: number) => ({
+        ...auth,
+        'upload-offset': String(offset),
+        'content-type': 'application/offset+octet-stream',
+      });
+      const t = performance.now();
+      const end = body === 'blob' || body === 'fetch-blob' ? picked.size : Math.min(picked.size, limit);
+      for (let offset = 0; offset < end; offset += step) {
+        const slice = picked.slice(offset, Math.min(end, offset + step));
+        if (body === 'fetch-bytes' || body === 'fetch-blob') {
+          const res = await fetch(url, {
+            method: 'PATCH',
+            headers: headers(offset),
+            body: body === 'fetch-blob' ? slice : await readSlice(slice),
+          });
+          if (res.status !== 204) throw new Error(`PATCH ${res.status}`);
+          continue;
+        }
+        const sent: Blob | Uint8Array<ArrayBuffer> = body === 'blob' ? slice : await readSlice(slice);
         await new Promise<void>((resolve, reject) => {
           const xhr = new XMLHttpRequest();
           xhr.open('PATCH', url);
-          for (const [k, v] of Object.entries(auth)) xhr.setRequestHeader(k, v);
-          xhr.setRequestHeader('upload-offset', String(offset));
-          xhr.setRequestHeader('content-type', 'application/offset+octet-stream');
+          for (const [k, v] of Object.entries(headers(offset))) xhr.setRequestHeader(k, v);
           xhr.onload = () => (xhr.status === 204 ? resolve() : reject(new Error(`PATCH ${xhr.status}`)));
           xhr.onerror = () => reject(new Error('PATCH failed'));
-          xhr.send(picked.slice(offset, offset + step));
+          xhr.send(sent);
         });
       }
-      return (performance.now() - t) / 1000;
+      return { seconds: (performance.now() - t) / 1000, readSeconds: readMs / 1000, bytes: end };
     },
-    { token, meta: tusMeta(`raw-${path.basename(file)}`) },
+    { token, meta: tusMeta(`raw-${body}-${path.basename(file)}`), body, limit: rawBytesLimit },
   );
 }
 
@@ -212,17 +286,28 @@ interface BrowserRun {
   cpu: Record<string, number>;
   /** CPU ms of the busiest Chromium threads during the upload. */
   threads: Array<[string, number]>;
-  /** Seconds of the plain-XHR upload of the same file in the same browser (when asked). */
-  rawSeconds?: number;
-  /** CPU ms per Chromium process kind during the plain-XHR upload. */
-  rawCpu?: Record<string, number>;
+  /** The plain baselines of the same file in the same browser (when asked), in order. */
+  raws: RawRun[];
+}
+
+interface RawRun {
+  body: RawBody;
+  seconds: number;
+  readSeconds: number;
+  /** Bytes sent (the in-memory baselines send the first rawBytesLimit only). */
+  bytes: number;
+  /** CPU ms per Chromium process kind during this baseline. */
+  cpu: Record<string, number>;
+  /** CPU ms of the server during this baseline. */
+  serverCpu: number;
 }
 
 /** The uploader in a fresh Chromium: seconds from the pick to the last byte confirmed. */
 async function browserUpload(
   file: string,
   profileAs?: string,
-  raw?: { token: string; before(): void; after(): void },
+  raw?: { token: string; bodies: RawBody[]; serverCpu(): number; uploaderDone(): void },
+  keepCopy = true,
 ): Promise<BrowserRun> {
   const marker = `--tessera-bench=${crypto.randomUUID()}`;
   // A profile on disk, as people use the browser: in a fresh incognito-like context Chromium keeps
@@ -234,6 +319,8 @@ async function browserUpload(
     baseURL: BASE,
   });
   try {
+    // Measurement only: the uploader as in a browser that refuses to keep a copy (no OPFS copy).
+    if (!keepCopy) await context.addInitScript("localStorage.setItem('tessera.uploads.keepFiles', 'off')");
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto('/signin');
     await page.getByLabel('E-mail').fill(ADMIN.email);
@@ -284,10 +371,24 @@ async function browserUpload(
         for (const [fn, ms] of topSelf(w.profile)) console.log(`  ${ms.toFixed(0).padStart(7)} ms  ${fn}`);
       }
     }
-    raw?.before();
-    const rawCpu = raw ? cpuByKind(procs) : undefined;
-    const rawSeconds = raw ? await rawXhrUpload(page, file, raw.token) : undefined;
-    raw?.after();
+    raw?.uploaderDone();
+    if (raw && noServiceWorker) {
+      // Measurement: the baselines from a page no service worker controls (its fetch handler sees
+      // every request of a controlled page, bodies included).
+      await page.evaluate(async () => {
+        for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister();
+      });
+      await page.reload();
+      if (await page.evaluate(() => Boolean(navigator.serviceWorker.controller)))
+        throw new Error('the page is still controlled by a service worker');
+    }
+    const raws: RawRun[] = [];
+    for (const body of raw?.bodies ?? []) {
+      const server0 = raw!.serverCpu();
+      const rawCpu = cpuByKind(procs);
+      const run = await rawUpload(page, file, raw!.token, body);
+      raws.push({ body, ...run, cpu: rawCpu.stop(), serverCpu: raw!.serverCpu() - server0 });
+    }
     return {
       seconds,
       pagePeak: peak,
@@ -295,8 +396,7 @@ async function browserUpload(
       browserPeak,
       cpu: used,
       threads: threadsUsed,
-      rawSeconds,
-      rawCpu: rawCpu?.stop(),
+      raws,
     };
   } finally {
     await context.close();
@@ -334,19 +434,20 @@ async function main(): Promise<void> {
     const smallRun = await browserUpload(small);
     cpu0 = cpuMsOf(pid);
     let bigServerCpu = 0;
-    let rawServerCpu = 0;
     const bigRun = await peakWhile(
       () => rssOf(pid),
       () =>
         browserUpload(big, 'big', {
           token,
-          before: () => {
-            bigServerCpu = cpuMsOf(pid) - cpu0;
-            cpu0 = cpuMsOf(pid);
-          },
-          after: () => (rawServerCpu = cpuMsOf(pid) - cpu0),
+          bodies: rawBodies,
+          serverCpu: () => cpuMsOf(pid),
+          uploaderDone: () => (bigServerCpu = cpuMsOf(pid) - cpu0),
         }),
     );
+
+    cpu0 = cpuMsOf(pid);
+    const noCopy = noCopyRun ? await browserUpload(big, undefined, undefined, false) : undefined;
+    const noCopyServerCpu = cpuMsOf(pid) - cpu0;
 
     const mbps = (s: number) => (bigMiB / s).toFixed(0);
     const ratio = curl.result / bigRun.result.seconds;
@@ -357,7 +458,7 @@ async function main(): Promise<void> {
       `  curl -T          ${bigMiB} MiB in ${curl.result.toFixed(1)} s  (${mbps(curl.result)} MiB/s); server CPU ${(curlServerCpu / 1000).toFixed(1)} s`,
     );
     console.log(
-      `  Chromium client  ${bigMiB} MiB in ${big$.seconds.toFixed(1)} s  (${mbps(big$.seconds)} MiB/s); server CPU ${(bigServerCpu / 1000).toFixed(1)} s; ${cpuText(big$.cpu)}`,
+      `  Chromium client  ${bigMiB} MiB in ${big$.seconds.toFixed(1)} s  (${mbps(big$.seconds)} MiB/s); server CPU ${(bigServerCpu / 1000).toFixed(1)} s; ${cpuText(big$.cpu)}; CPU per GiB ${((Object.values(big$.cpu).reduce((x, y) => x + y, 0) + bigServerCpu) / 1000 / (bigMiB / 1024)).toFixed(1)} s (server included)`,
     );
     console.log(
       `  busiest Chromium threads (uploader): ${big$.threads
@@ -366,9 +467,13 @@ async function main(): Promise<void> {
         .map(([t, ms]) => `${t} ${(ms / 1000).toFixed(1)} s`)
         .join(', ')}`,
     );
-    if (big$.rawSeconds)
+    if (noCopy)
       console.log(
-        `  Chromium, plain XHR of 64 MiB slices (no worker, checksum, copy): ${big$.rawSeconds.toFixed(1)} s (${mbps(big$.rawSeconds)} MiB/s), ratio to curl ${(curl.result / big$.rawSeconds).toFixed(2)}; server CPU ${(rawServerCpu / 1000).toFixed(1)} s; ${cpuText(big$.rawCpu ?? {})}`,
+        `  Chromium client without the OPFS copy (measurement only) ${bigMiB} MiB in ${noCopy.seconds.toFixed(1)} s  (${mbps(noCopy.seconds)} MiB/s), ratio to curl ${(curl.result / noCopy.seconds).toFixed(2)}; server CPU ${(noCopyServerCpu / 1000).toFixed(1)} s; ${cpuText(noCopy.cpu)}; CPU per GiB ${((Object.values(noCopy.cpu).reduce((x, y) => x + y, 0) + noCopyServerCpu) / 1000 / (bigMiB / 1024)).toFixed(1)} s (server included)`,
+      );
+    for (const r of big$.raws)
+      console.log(
+        `  Chromium, ${RAW_LABEL[r.body]}: ${mb(r.bytes)} in ${r.seconds.toFixed(1)} s (${(r.bytes / MiB / r.seconds).toFixed(0)} MiB/s), ratio to curl ${((r.bytes / MiB / r.seconds) * (curl.result / bigMiB)).toFixed(2)}${!r.body.endsWith('bytes') ? '' : `, of it reading ${r.readSeconds.toFixed(1)} s`}; server CPU ${(r.serverCpu / 1000).toFixed(1)} s; ${cpuText(r.cpu)}; CPU per GiB ${((Object.values(r.cpu).reduce((a, b) => a + b, 0) + r.serverCpu) / 1000 / (r.bytes / 1024 / MiB)).toFixed(1)} s (server included)`,
       );
     console.log(`  throughput ratio ${ratio.toFixed(2)} (target ≥ 0.8) ${ratio >= 0.8 ? 'met' : 'NOT met'}`);
     console.log(
