@@ -1,6 +1,6 @@
 // Issue 4 scenario on the pull: 1,200 changes on the server, the page closed in the middle of pulling
 // them; reopened, the pull resumes from the stored cursor, with no gap and no duplicate.
-import { expect, test } from '@playwright/test';
+import { expect, test, type Response } from '@playwright/test';
 import { idbGet, idbKeys, openStudies } from './offline-helpers';
 
 test('1,200 server-side changes, the page closed mid-pull: reopening resumes with no gap and no duplicate', async ({
@@ -50,19 +50,28 @@ test('1,200 server-side changes, the page closed mid-pull: reopening resumes wit
   expect(seen.length).toBeLessThan(1200);
 
   const reopened = await context.newPage();
+  // Bodies are read as they come and awaited before the checks: the page may store a page's rows
+  // before this side has its body, and a read still pending when the test ends would fail it.
   const resumed: string[] = [];
-  reopened.on('response', async (res) => {
+  const bodies: Array<Promise<void>> = [];
+  const onFeed = (res: Response): void => {
     if (!/\/v2\/sync\/studies\?/.test(res.url())) return;
     cursors.push(new URL(res.url()).searchParams.get('cursor') ?? '');
-    const body = (await res.json()) as { result: Array<{ id: string }> };
-    resumed.push(...body.result.map((r) => r.id));
-  });
+    bodies.push(
+      res.json().then((body: { result: Array<{ id: string }> }) => {
+        resumed.push(...body.result.map((r) => r.id));
+      }),
+    );
+  };
+  reopened.on('response', onFeed);
   await reopened.goto('/dashboard/studies');
   const server = await context.request.get('/v2/sync/studies/ids');
   const readable = ((await server.json()) as { ids: string[] }).ids;
   await expect
     .poll(async () => (await idbKeys(reopened, 'studies')).length, { timeout: 60_000 })
     .toBe(readable.length);
+  reopened.off('response', onFeed);
+  await Promise.all(bodies);
 
   // It resumed from the cursor stored with the second page…
   expect(cursors[3]).toBe(storedCursor);
