@@ -1,5 +1,5 @@
-// The scan-group and study lists answer JSON built by PostgreSQL (src/server/lists/page-statement.ts,
-// the projections in scan-groups/list-sql.ts and studies/list-sql.ts); reading one row answers it
+// The scan-group and study lists answer JSON that PostgreSQL keeps with each row (src/server/lists/
+// page-statement.ts, the list_json columns of migration 0016); reading one row answers it
 // through the entity mappers and zod. Both must say the same of every row, key for key, including
 // nulls, jsonb fields, arrays, inherited assignees and timestamps with microseconds. And the caller
 // check the list statement carries (authenticate.ts, checksActor) must follow a change made straight

@@ -5,8 +5,8 @@
 // parsing of every column, Drizzle's row mapping, zod's check of the answer and JSON.stringify.
 //
 // The conditions are still written with Drizzle (read scope, filters) and compiled once; the rest of
-// the statement is text around them. The row's JSON comes from the table's projection (its list-sql
-// module), which must answer what the entity mapper (toScanGroup, toStudy) answers: tests/api/
+// the statement is text around them. Each row's JSON is stored with the row (its list_json column,
+// migration 0016), which must answer what the entity mapper (toScanGroup, toStudy) answers: tests/api/
 // list-json.test.ts compares the two for every row of a fixture.
 import { and, sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgColumn } from 'drizzle-orm/pg-core';
@@ -28,17 +28,16 @@ export function columnSql(column: PgColumn): string {
   return text;
 }
 
-/** A timestamptz as JavaScript's toISOString() writes it (milliseconds, both truncate). */
-export const isoSql = (column: string) =>
-  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
 /** What one list reads and how its rows look in JSON. */
 export interface ListSource {
   /** `"table"`, as the conditions name it. */
   table: string;
   id: PgColumn;
-  /** The select list of the entity's JSON object: `<expr> AS "<key>"` in the entity's key order. */
-  projection: string;
+  /**
+   * The row's JSON object as text: its `list_json` column, which PostgreSQL keeps from the row
+   * (migration 0016 holds the entity's keys and their order).
+   */
+  json: string;
   versioned: readonly VersionedTable[];
   /**
    * The order column whose index also carries the read scope's columns (organization_id, reader_keys:
@@ -119,8 +118,8 @@ async function runPage(
   const key = columnSql(list.orderBy);
   const id = columnSql(source.id);
   // The inner query picks the page's rows (its plan is the one the conditions and order choose); the
-  // outer one, whose FROM takes the table's name so the projection's column references read the
-  // picked rows, builds JSON for those rows only — not for rows a sort or OFFSET then drops.
+  // outer one, whose FROM takes the table's name so the JSON column's reference reads the picked rows,
+  // joins their stored JSON texts.
   const order = (d: string) => `${key} ${d} NULLS LAST, ${id} ${d}`;
   // LIMIT and OFFSET are written into the text, not bound: a generic plan made without their values
   // assumes a large share of the table, costs more than the plans made for LIMIT 10, and PostgreSQL
@@ -129,7 +128,7 @@ async function runPage(
   const limit = Math.trunc(list.limit);
   const offset = Math.trunc((list.page - 1) * list.limit);
   const text =
-    `SELECT coalesce('[' || string_agg(row_to_json(j)::text, ',' ORDER BY ${order(dir)}) || ']', '[]') AS rows, ` +
+    `SELECT coalesce('[' || string_agg(${source.json}, ',' ORDER BY ${order(dir)}) || ']', '[]') AS rows, ` +
     `count(*)::int AS n, ${versionText(source.versioned)} AS version` +
     // The caller's id is written in like the scope's ids (read-scope-sql.ts), so the text has no
     // parameter left for the default lists and PostgreSQL keeps one generic plan for it.
@@ -139,7 +138,7 @@ async function runPage(
     (cond.sql ? ` WHERE ${cond.sql}` : '') +
     ` ORDER BY ${order(dir)} LIMIT ${limit} OFFSET ${offset})` +
     (pickIdsFirst ? ')' : '') +
-    ` AS ${source.table} CROSS JOIN LATERAL (SELECT ${source.projection}) j`;
+    ` AS ${source.table}`;
   const prepared = list.page <= PREPARED_PAGES;
   const [answer] = await database.query<Answer>(text, params, { prepared });
   return { answer, cond };

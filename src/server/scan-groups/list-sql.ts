@@ -1,36 +1,14 @@
-// The scan-group list's source for lists/page-statement.ts: the table, and each row as the JSON object
-// toScanGroup (repository.ts) makes of it, key for key (tests/api/list-json.test.ts holds them equal).
+// The scan-group list's source for lists/page-statement.ts: the table, and each row's JSON as
+// toScanGroup (repository.ts) makes it, key for key, which PostgreSQL keeps in the list_json column
+// (migration 0016; tests/api/list-json.test.ts holds the two equal).
 import { scanGroups } from '../db/schema';
 import { SCAN_GROUPS_VERSION } from '../lists/count-cache';
-import { isoSql, type ListSource } from '../lists/page-statement';
-
-const t = '"scan_groups"';
+import type { ListSource } from '../lists/page-statement';
 
 export const scanGroupList: ListSource = {
-  table: t,
+  table: '"scan_groups"',
   id: scanGroups.id,
-  projection: [
-    `${t}."id" AS "id"`,
-    `${isoSql(`${t}."created_at"`)} AS "createdAt"`,
-    `${isoSql(`${t}."updated_at"`)} AS "updatedAt"`,
-    `${t}."creator_user_id" AS "creatorUserId"`,
-    `${t}."organization_id" AS "organizationId"`,
-    `${t}."status" AS "status"`,
-    `${t}."simple_id" AS "simpleId"`,
-    `${t}."name" AS "name"`,
-    `${t}."notes" AS "notes"`,
-    `${t}."lis_info" AS "LISInfo"`,
-    `${t}."organ_id" AS "organId"`,
-    `${t}."animal" AS "animal"`,
-    `${t}."tags" AS "tags"`,
-    `${t}."storage_status" AS "storageStatus"`,
-    `${isoSql(`${t}."archive_at"`)} AS "archiveAt"`,
-    `${t}."storage_history" AS "storageHistory"`,
-    `${isoSql(`${t}."last_upload_date"`)} AS "lastUploadDate"`,
-    `${t}."assignee_user_ids" AS "assigneeUserIds"`,
-    `${t}."assignee_org_ids" AS "assigneeOrgIds"`,
-    `${t}."inherited_assignees" AS "inheritedAssignees"`,
-  ].join(', '),
+  json: '"scan_groups"."list_json"',
   versioned: [SCAN_GROUPS_VERSION],
   scopeCoveredOrder: scanGroups.createdAt,
 };

@@ -6,7 +6,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { studies } from '../db/schema';
 import { SCAN_GROUPS_VERSION, STUDIES_VERSION } from '../lists/count-cache';
-import { isoSql, type ListSource } from '../lists/page-statement';
+import type { ListSource } from '../lists/page-statement';
 
 const DAY_MS = 86_400_000;
 const dateOnly = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v);
@@ -65,35 +65,20 @@ export async function pageOf<T extends PgTable>(
   return { rows, count: Number(answer.count) };
 }
 
-const t = '"studies"';
-
 /**
- * The study list's source for lists/page-statement.ts: each row as the JSON object toStudy
- * (repository.ts) makes of it, key for key (tests/api/list-json.test.ts holds them equal). With
- * filters on the study's slides the statement reads scan_groups too, hence `withSlides`.
+ * The study list's source for lists/page-statement.ts: each row's JSON as toStudy (repository.ts)
+ * makes it, key for key, which PostgreSQL keeps in the list_json column (migration 0016;
+ * tests/api/list-json.test.ts holds the two equal). With filters on the study's slides the statement
+ * reads scan_groups too, hence `withSlides`.
  */
 export function studyList(withSlides: boolean): ListSource {
   return withSlides ? STUDIES_WITH_SLIDES : STUDIES;
 }
 
 const STUDIES: ListSource = {
-  table: t,
+  table: '"studies"',
   id: studies.id,
-  projection: [
-    `${t}."id" AS "id"`,
-    `${t}."name" AS "name"`,
-    `${t}."tags" AS "tags"`,
-    `${t}."scan_group_ids" AS "scanGroupIds"`,
-    `${t}."organization_id" AS "organizationId"`,
-    `${t}."status" AS "status"`,
-    `${t}."creator_user_id" AS "creatorUserId"`,
-    `${t}."assignee_user_ids" AS "assigneeUserIds"`,
-    `${t}."assignee_org_ids" AS "assigneeOrgIds"`,
-    `${t}."inherited_assignees" AS "inheritedAssignees"`,
-    `${isoSql(`${t}."created_at"`)} AS "createdAt"`,
-    `${isoSql(`${t}."updated_at"`)} AS "updatedAt"`,
-    `${t}."viewer_options" AS "viewerOptions"`,
-  ].join(', '),
+  json: '"studies"."list_json"',
   versioned: [STUDIES_VERSION],
   scopeCoveredOrder: studies.updatedAt,
 };
