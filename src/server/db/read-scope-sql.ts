@@ -4,6 +4,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { readsAllOf, type ReadScope, type ScopedRead } from '../../access';
 import { scanGroups, studies } from './schema';
+import { dialect } from './dialect';
 import { sqlArray } from './sql-array';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -120,12 +121,35 @@ export const listScopeSql = (
   organizationIds: readonly string[] = [],
 ): SQL | undefined => (readsAllOf(scope, organizationIds) ? undefined : readScopeSql(scope, c));
 
+// A scope's condition on a set of columns, per scope (one per loaded actor, http/guard.ts): built and
+// compiled once, not on every list request. Weak both ways, so neither outlives its actor or columns.
+const built = new WeakMap<ReadScope, WeakMap<ScopeColumns, { cond: SQL | undefined }>>();
+
 /**
  * `undefined` means no condition (everything readable). Every branch is written so an index can
  * answer it (uuid equality, array containment, jsonb containment), letting PostgreSQL combine them
- * with a BitmapOr instead of scanning the table (bench/README.md, api-lists).
+ * with a BitmapOr instead of scanning the table (bench/README.md, api-lists). A condition with no
+ * parameter left (its ids inlined) comes back as its compiled text, which costs nothing to compile
+ * again inside a statement.
  */
 export function readScopeSql(scope: ReadScope, c: ScopeColumns): SQL | undefined {
+  let byColumns = built.get(scope);
+  if (!byColumns) built.set(scope, (byColumns = new WeakMap()));
+  let entry = byColumns.get(c);
+  if (!entry) byColumns.set(c, (entry = { cond: precompiled(buildScopeSql(scope, c)) }));
+  return entry.cond;
+}
+
+function precompiled(cond: SQL | undefined): SQL | undefined {
+  if (!cond) return cond;
+  const query = dialect.sqlToQuery(cond);
+  if (query.params.length) return cond;
+  const text = sql.raw(query.sql);
+  if (readerKeyScopes.has(cond)) readerKeyScopes.add(text);
+  return text;
+}
+
+function buildScopeSql(scope: ReadScope, c: ScopeColumns): SQL | undefined {
   if (scope.all) return undefined;
   const keys = readerKeysSql(scope, c);
   if (keys) return keys;

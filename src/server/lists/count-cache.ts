@@ -48,6 +48,13 @@ function cacheOf(db: Db) {
  * constants above, never input.
  */
 export function versionText(tables: readonly VersionedTable[]): string {
+  let text = versionTexts.get(tables);
+  if (text === undefined) versionTexts.set(tables, (text = writeVersionText(tables)));
+  return text;
+}
+const versionTexts = new WeakMap<readonly VersionedTable[], string>();
+
+function writeVersionText(tables: readonly VersionedTable[]): string {
   const parts = tables.flatMap((t) => [
     `(SELECT max(change_seq) FROM "${t.table}")`,
     `(SELECT max(change_seq) FROM tombstones WHERE kind = '${t.tombstoneKind}')`,

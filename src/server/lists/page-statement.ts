@@ -9,16 +9,14 @@
 // migration 0016), which must answer what the entity mapper (toScanGroup, toStudy) answers: tests/api/
 // list-json.test.ts compares the two for every row of a fixture.
 import { and, sql, type SQL } from 'drizzle-orm';
-import { PgDialect, type PgColumn } from 'drizzle-orm/pg-core';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { readsAllOf, type ReadScope } from '../../access';
 import type { Database } from '../db/client';
+import { dialect } from '../db/dialect';
 import { inlineUuid, isReaderKeysScope } from '../db/read-scope-sql';
 import { confirmActor, pendingActorCheck, stampSql } from '../http/authenticate';
 import { cachedCount, countAndKeep, versionText, type VersionedTable } from './count-cache';
-
-// The schema's casing (db/client.ts), so a condition compiles to the SQL the database runs.
-const dialect = new PgDialect({ casing: 'snake_case' });
 
 const columnText = new Map<PgColumn, string>();
 /** `"table"."column"` as the compiled conditions write it. */
