@@ -1,24 +1,18 @@
 // A slide card (§2.9): thumbnail (a link to the viewer unless archived, §4.2), simple id, storage
 // state, heart reaction (toggle, count), annotation count, tags (2 then +N, §9) and the slide menu.
 // The local markers show a change waiting to be sent (Pending) or refused (Not saved).
-import {
-  ActionIcon,
-  Anchor,
-  Badge,
-  Card,
-  Center,
-  Group,
-  Image as MImage,
-  Stack,
-  Text,
-  Tooltip,
-} from '@mantine/core';
+// A `bare` card (a slide grid's first render) draws the same without its tooltips and menu (each a
+// floating-ui setup and a portal, most of a card's cost); the grid's second render, right after the
+// first paint, puts them in (SlideGrid.tsx).
+import { ActionIcon, Anchor, Badge, Card, Center, Group, Image as MImage, Stack, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
+import type { AppAbility } from '../../access';
 import type { Image, Reaction, ScanGroup } from '../../api/entities';
 import { tilesPath } from '../../api/tiles';
 import type { Local } from '../../local/restore';
 import { formatDate } from '../lib/format';
 import { MarkerText } from '../studies/StudyCard';
+import { Tip } from '../studies/Tip';
 import { ARCHIVAL_LABELS } from '../filters/filter-state';
 import { isArchived, pendingArchive, slideStorage } from './slides-local';
 import { SlideMenu, type SlideAction } from './SlideMenu';
@@ -52,6 +46,8 @@ export function SlideCard({
   myUserId,
   organName,
   study,
+  ability,
+  bare = false,
   onAction,
   onHeart,
 }: {
@@ -62,6 +58,10 @@ export function SlideCard({
   myUserId: string;
   organName?: string;
   study?: Study;
+  /** From the grid: built once per grid, not once per card. */
+  ability: AppAbility;
+  /** Drawn the same, without tooltips and menu (see above). */
+  bare?: boolean;
   onAction(action: SlideAction): void;
   onHeart(mine: Local<Reaction> | undefined): void;
 }) {
@@ -112,7 +112,14 @@ export function SlideCard({
                 {label}
               </Badge>
             )}
-            <SlideMenu slide={slide} images={images} study={study} onAction={onAction} />
+            <SlideMenu
+              slide={slide}
+              images={images}
+              study={study}
+              ability={ability}
+              bare={bare}
+              onAction={onAction}
+            />
           </Group>
         </Group>
         <Text size="xs" c="dimmed" truncate>
@@ -125,11 +132,11 @@ export function SlideCard({
             </Badge>
           ))}
           {slide.tags.length > SLIDE_CARD_TAGS && (
-            <Tooltip label={slide.tags.slice(SLIDE_CARD_TAGS).join(', ')} openDelay={300}>
+            <Tip bare={bare} label={slide.tags.slice(SLIDE_CARD_TAGS).join(', ')} openDelay={300}>
               <Text size="xs" c="dimmed">
                 +{slide.tags.length - SLIDE_CARD_TAGS}
               </Text>
-            </Tooltip>
+            </Tip>
           )}
         </Group>
         <Group justify="space-between" gap={4}>
@@ -149,26 +156,26 @@ export function SlideCard({
                 {reactions.length}
               </Text>
             </Group>
-            <Tooltip label="Annotations" openDelay={300}>
+            <Tip bare={bare} label="Annotations" openDelay={300}>
               <Text size="xs" c="dimmed" data-testid="annotation-count">
                 ✎ {annotations ?? 0}
               </Text>
-            </Tooltip>
+            </Tip>
           </Group>
           <Group gap={4}>
             {(slide.$pending || mine?.$pending) && (
-              <Tooltip label={MarkerText.pendingHint}>
+              <Tip bare={bare} label={MarkerText.pendingHint}>
                 <Badge color="yellow" variant="light" size="xs">
                   {MarkerText.pending}
                 </Badge>
-              </Tooltip>
+              </Tip>
             )}
             {slide.$failed && (
-              <Tooltip label={slide.$failed} multiline w={240}>
+              <Tip bare={bare} label={slide.$failed} multiline w={240}>
                 <Badge color="red" variant="light" size="xs">
                   {MarkerText.failed}
                 </Badge>
-              </Tooltip>
+              </Tip>
             )}
           </Group>
         </Group>

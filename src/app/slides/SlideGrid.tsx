@@ -2,6 +2,10 @@
 // remove from study) rendered once for the grid. Hearts, archive, reactivate and removal go through
 // the outbox; an archive asks the server again about 1 s after it was sent (§4.2), so the card moves
 // from Archiving to the server's state without waiting for the 30 s refresh.
+// The grid's first render draws its cards bare (no tooltips, no menus, no dialogs yet: SlideCard.tsx)
+// and asks the server for annotation counts only after it: a second render right after the first
+// paint puts them in, so the first row on screen does not wait for ten cards' floating-ui setups and
+// portals (issue 4: first row < 100 ms from the dashboard's tab).
 import { useEffect, useMemo, useState } from 'react';
 import { SimpleGrid } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -11,6 +15,7 @@ import { StudyText, Toasts } from '../../api/messages';
 import { readRows } from '../../local/read';
 import type { Local } from '../../local/restore';
 import { api } from '../lib/api';
+import { useAbility } from '../session/ability';
 import { useMe } from '../session/session-context';
 import { useSync } from '../sync/context';
 import { useLocalQuery, useMutations } from '../sync/hooks';
@@ -20,6 +25,7 @@ import { withOutcome } from './outcome';
 import { PrintReportDialog } from '../reports/PrintReportDialog';
 import { ReplicateDialog } from './ReplicateDialog';
 import { ShareDialog } from './ShareDialog';
+import { usePaintedOnce } from './painted';
 import { SlideCard } from './SlideCard';
 import type { SlideAction } from './SlideMenu';
 
@@ -55,6 +61,8 @@ export function SlideGrid({
   study?: Local<Study>;
 }) {
   const me = useMe();
+  const { ability } = useAbility();
+  const painted = usePaintedOnce();
   const mutations = useMutations();
   const { engine } = useSync();
   const organs = useLocalQuery('organs', ['grid'], (db) => readRows<Organ>(db, 'organs'));
@@ -67,7 +75,8 @@ export function SlideGrid({
         'GET',
         `/annotations/counts?${ids.map((id) => `scanGroupId=${encodeURIComponent(id)}`).join('&')}`,
       ),
-    enabled: ids.length > 0,
+    // Asked once the first render is painted (until then the cached counts show, as before).
+    enabled: ids.length > 0 && painted,
     staleTime: 30_000,
   });
   const [open, setOpen] = useState<{ action: SlideAction; slide: Local<ScanGroup> }>();
@@ -142,59 +151,65 @@ export function SlideGrid({
             myUserId={me.user.id}
             organName={slide.organId ? organName.get(slide.organId) : undefined}
             study={study}
+            ability={ability}
+            bare={!painted}
             onAction={(a) => act(slide, a)}
             onHeart={(mine) => heart(slide, mine)}
           />
         ))}
       </SimpleGrid>
-      <ShareDialog
-        target={
-          open?.action === 'share' && current
-            ? {
-                kind: 'scan-groups',
-                item: {
-                  id: current.id,
-                  name: current.simpleId,
-                  assigneeUserIds: current.assigneeUserIds,
-                  assigneeOrgIds: current.assigneeOrgIds,
-                },
-              }
-            : undefined
-        }
-        onClose={close}
-      />
-      <DownloadDialog
-        slide={open?.action === 'download' ? current : undefined}
-        images={current ? (images[current.id] ?? []) : []}
-        onClose={close}
-      />
-      <ReplicateDialog slide={open?.action === 'replicate' ? current : undefined} onClose={close} />
-      <PrintReportDialog
-        opened={open?.action === 'print' && !!current}
-        onClose={close}
-        scanGroupId={current?.id}
-        studyId={study?.id}
-      />
-      <ConfirmDialog
-        opened={open?.action === 'reactivate'}
-        title={SlideText.reactivateTitle}
-        message={SlideText.reactivateWarning}
-        confirmLabel="Reactivate"
-        color="tessera"
-        onCancel={close}
-        onConfirm={() => {
-          if (current) void archive(current, true);
-          close();
-        }}
-      />
-      <ConfirmDialog
-        opened={open?.action === 'remove'}
-        title={SlideText.removeTitle}
-        message={SlideText.removeConfirm}
-        confirmLabel="Remove"
-        onCancel={close}
-        onConfirm={() => current && void removeFromStudy(current)}
-      />
+      {painted && (
+        <>
+          <ShareDialog
+            target={
+              open?.action === 'share' && current
+                ? {
+                    kind: 'scan-groups',
+                    item: {
+                      id: current.id,
+                      name: current.simpleId,
+                      assigneeUserIds: current.assigneeUserIds,
+                      assigneeOrgIds: current.assigneeOrgIds,
+                    },
+                  }
+                : undefined
+            }
+            onClose={close}
+          />
+          <DownloadDialog
+            slide={open?.action === 'download' ? current : undefined}
+            images={current ? (images[current.id] ?? []) : []}
+            onClose={close}
+          />
+          <ReplicateDialog slide={open?.action === 'replicate' ? current : undefined} onClose={close} />
+          <PrintReportDialog
+            opened={open?.action === 'print' && !!current}
+            onClose={close}
+            scanGroupId={current?.id}
+            studyId={study?.id}
+          />
+          <ConfirmDialog
+            opened={open?.action === 'reactivate'}
+            title={SlideText.reactivateTitle}
+            message={SlideText.reactivateWarning}
+            confirmLabel="Reactivate"
+            color="tessera"
+            onCancel={close}
+            onConfirm={() => {
+              if (current) void archive(current, true);
+              close();
+            }}
+          />
+          <ConfirmDialog
+            opened={open?.action === 'remove'}
+            title={SlideText.removeTitle}
+            message={SlideText.removeConfirm}
+            confirmLabel="Remove"
+            onCancel={close}
+            onConfirm={() => current && void removeFromStudy(current)}
+          />
+        </>
+      )}
     </>
   );
 }

@@ -1,6 +1,11 @@
 // The slide menu (§2.9): share, download, replicate to study, archive or reactivate, remove from study
 // (only inside a study) and print, each enabled by its §6.2 menu check and greyed out with the reason
 // otherwise. Archived slides keep only Reactivate and Print (§4.2).
+// A `bare` menu (a slide grid's first render, SlideGrid.tsx) is only its button, drawn the same: the
+// Menu (a floating-ui setup and a portal) comes with the grid's second render, right after the first
+// paint. A click, Enter or Space on the bare button opens the menu when it comes, and a focus on it
+// moves to the menu's button.
+import { useEffect, useRef, useState } from 'react';
 import { ActionIcon, Menu, Tooltip } from '@mantine/core';
 import {
   canArchiveSlide,
@@ -11,7 +16,6 @@ import {
 } from '../../access';
 import type { Image, ScanGroup, Study } from '../../api/entities';
 import { Misc } from '../../api/messages';
-import { useAbility } from '../session/ability';
 import { isDownloadable, mayDownload } from './DownloadDialog';
 import { isArchived } from './slides-local';
 
@@ -85,26 +89,55 @@ export function slideMenuItems(
   return items;
 }
 
+/** `ability` comes from the grid (built once per grid, not once per card). */
 export function SlideMenu({
   slide,
   images,
   study,
+  ability,
+  bare = false,
   onAction,
 }: {
   slide: ScanGroup;
   images: readonly Image[];
   study?: Study;
+  ability: AppAbility;
+  /** Only the button, drawn the same, without the menu yet (see above). */
+  bare?: boolean;
   onAction(action: SlideAction): void;
 }) {
-  const { ability } = useAbility();
+  const [early, setEarly] = useState(false);
+  const focused = useRef(false);
+  const ref = useRef<HTMLButtonElement>(null);
+  // The bare button is replaced by the menu's own: a focus that was on it moves there. (A blur from
+  // the bare button's removal, which Chromium sends, does not count.)
+  useEffect(() => {
+    if (!bare && focused.current) ref.current?.focus();
+  }, [bare]);
+  const button = (
+    <ActionIcon
+      ref={ref}
+      variant="subtle"
+      size="sm"
+      aria-label={`Slide menu ${slide.simpleId}`}
+      onClick={bare ? () => setEarly(true) : undefined}
+      onFocus={bare ? () => (focused.current = true) : undefined}
+      onBlur={
+        bare
+          ? (e) => {
+              if (e.currentTarget.isConnected) focused.current = false;
+            }
+          : undefined
+      }
+    >
+      ⋮
+    </ActionIcon>
+  );
+  if (bare) return button;
   const items = slideMenuItems(ability, slide, images, study, navigator.onLine);
   return (
-    <Menu position="bottom-end" withinPortal shadow="md" width={200}>
-      <Menu.Target>
-        <ActionIcon variant="subtle" size="sm" aria-label={`Slide menu ${slide.simpleId}`}>
-          ⋮
-        </ActionIcon>
-      </Menu.Target>
+    <Menu position="bottom-end" withinPortal shadow="md" width={200} defaultOpened={early}>
+      <Menu.Target>{button}</Menu.Target>
       <Menu.Dropdown>
         {items.map((item) =>
           item.disabled ? (

@@ -8,6 +8,19 @@ import { useFilters } from '../filters/filter-state';
 import { useLocalQuery } from '../sync/hooks';
 import { SlideGrid } from './SlideGrid';
 import { slideListQuery, SLIDES_PER_PAGE } from './slides-local';
+import { usePaintedOnce } from './painted';
+
+/** Images and reactions are mirrored too: their kinds' refresh polls run while the slides show. */
+function KeepFresh() {
+  useLocalQuery('images', ['slides-images'], async () => null);
+  useLocalQuery('reactions', ['slides-reactions'], async () => null);
+  return null;
+}
+
+/** The polls start once the page is on screen (a pull on mount would be part of its first render). */
+function KeepFreshAfterPaint() {
+  return usePaintedOnce() ? <KeepFresh /> : null;
+}
 
 export function SlidesPage() {
   const [filters] = useFilters();
@@ -15,12 +28,10 @@ export function SlidesPage() {
   const key = JSON.stringify(filters);
   useEffect(() => setPage(1), [key]);
   const q = useLocalQuery('scan-groups', ...slideListQuery(filters, page));
-  // Images and reactions are mirrored too; keep them fresh while the slides show.
-  useLocalQuery('images', ['slides-images'], async () => null);
-  useLocalQuery('reactions', ['slides-reactions'], async () => null);
   const pages = Math.max(1, Math.ceil((q.data?.count ?? 0) / SLIDES_PER_PAGE));
   return (
     <Stack gap="md">
+      <KeepFreshAfterPaint />
       <Group justify="space-between">
         <Title order={2}>Slides</Title>
         {q.data && (
