@@ -193,6 +193,24 @@ describe.each(targets)('studies on $name', (target) => {
       expect(page.count).toBeGreaterThan(2);
     });
 
+    it('matches a name filter as part of the name in any case, wildcards and all', async () => {
+      const made = [];
+      for (const name of ['Ärzte 50% Ki_67', 'ärzte 5 Ki-67', 'Plain'])
+        made.push((await create(owner.token, { name })).json().result.id as string);
+      const names = async (filter: string) => {
+        const res = await call(owner.token, 'GET', `/studies?name=${encodeURIComponent(filter)}&limit=100`);
+        expect(res.statusCode, res.body).toBe(200);
+        return (res.json() as { result: Array<{ name: string }> }).result.map((s) => s.name).sort();
+      };
+      expect(await names('ÄRZTE')).toEqual(['Ärzte 50% Ki_67', 'ärzte 5 Ki-67']);
+      expect(await names('50%')).toEqual(['Ärzte 50% Ki_67']);
+      expect(await names('ki_6')).toEqual(['Ärzte 50% Ki_67']);
+      expect(await names('%')).toEqual(['Ärzte 50% Ki_67']);
+      expect(await names('ki-67')).toEqual(['ärzte 5 Ki-67']);
+      expect(await names('ÄRZTE 5')).toEqual(['Ärzte 50% Ki_67', 'ärzte 5 Ki-67']);
+      for (const id of made) await call(owner.token, 'DELETE', `/studies/${id}`);
+    });
+
     it('refuses bad list parameters', async () => {
       for (const [qs, message] of [
         [
