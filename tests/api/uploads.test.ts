@@ -137,9 +137,9 @@ describe.each(targets)('tus uploads on $name', (target) => {
     // The server writes whole 4 KiB-aligned blocks past the page cache (O_DIRECT) and the rest through
     // it; a chunk starting inside a block rewrites that block's first bytes from the file.
     const tus = client();
-    const bytes = random(3 * 1024 * 1024 + 1234);
+    const bytes = random(5 * 1024 * 1024 + 1234);
     const { location, id } = await tus.create({ filename: 'aligned.czi', size: bytes.length });
-    const cuts = [0, 1_000_003, 1_000_004, 2_500_000, bytes.length];
+    const cuts = [0, 2_000_003, 2_000_004, 4_500_000, bytes.length];
     for (let i = 0; i + 1 < cuts.length; i++) {
       const chunk = bytes.subarray(cuts[i], cuts[i + 1]);
       if (i === 2) {

@@ -15,12 +15,12 @@ import fsp from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 
 /**
- * Bytes gathered before one hash update and one file write: small enough to stay in the CPU's cache
- * between the copy and the hash (4 MiB blocks cost curl's 1 GiB PATCH 3.5 s of server CPU, 256 KiB
- * blocks 1.2–2.0 s, both through the page cache), large enough that a browser's 16 KiB pieces make
- * few writes.
+ * Bytes gathered before one hash update and one file write, large enough that a browser's 16 KiB
+ * pieces make few writes. Through the page cache 256 KiB was best (4 MiB blocks left the CPU's cache
+ * between the copy and the kernel's copy); with O_DIRECT there is no second copy, and 1 MiB blocks
+ * cost curl's 1 GiB PATCH 1.2–1.4 s of server CPU against 2.3 s with 256 KiB (bench/README.md).
  */
-const BLOCK = 256 * 1024;
+const BLOCK = 1024 * 1024;
 /** O_DIRECT needs the memory, the file position and the length aligned (to the device's block). */
 const ALIGN = 4096;
 const O_DIRECT = fs.constants.O_DIRECT;
