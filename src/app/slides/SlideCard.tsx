@@ -12,7 +12,7 @@ import { tilesPath } from '../../api/tiles';
 import type { Local } from '../../local/restore';
 import { formatDate } from '../lib/format';
 import { MarkerText } from '../studies/StudyCard';
-import { Tip } from '../studies/Tip';
+import { Tip } from '../lib/Tip';
 import { ARCHIVAL_LABELS } from '../filters/filter-state';
 import { isArchived, pendingArchive, slideStorage } from './slides-local';
 import { SlideMenu, type SlideAction } from './SlideMenu';

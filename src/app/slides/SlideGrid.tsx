@@ -25,7 +25,7 @@ import { withOutcome } from './outcome';
 import { PrintReportDialog } from '../reports/PrintReportDialog';
 import { ReplicateDialog } from './ReplicateDialog';
 import { ShareDialog } from './ShareDialog';
-import { usePaintedOnce } from './painted';
+import { usePaintedOnce } from '../lib/painted';
 import { SlideCard } from './SlideCard';
 import type { SlideAction } from './SlideMenu';
 

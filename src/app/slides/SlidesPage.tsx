@@ -8,7 +8,7 @@ import { useFilters } from '../filters/filter-state';
 import { useLocalQuery } from '../sync/hooks';
 import { SlideGrid } from './SlideGrid';
 import { slideListQuery, SLIDES_PER_PAGE } from './slides-local';
-import { usePaintedOnce } from './painted';
+import { usePaintedOnce } from '../lib/painted';
 
 /** Images and reactions are mirrored too: their kinds' refresh polls run while the slides show. */
 function KeepFresh() {

@@ -1,7 +1,7 @@
 // /dashboard/studies (§2.9): the filter bar (§2.7, state in the URL), the 'Create New Study' tile and
 // the study cards, read from the local store (so the list and its filters work offline, with studies
 // waiting to be sent marked as such), 25 per page.
-import { startTransition, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Center, Pagination, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { canCreateStudy, type AppAbility, type Me } from '../../access';
 import { Denied, Misc, Session } from '../../api/messages';
@@ -12,6 +12,7 @@ import { FilterBar } from '../filters/FilterBar';
 import { useFilters } from '../filters/filter-state';
 import { ModalTile } from '../shell/ModalTile';
 import { useLocalQuery } from '../sync/hooks';
+import { usePaintedOnce } from '../lib/painted';
 import { NEW_STUDY_TITLE } from './NewStudyModal';
 import { StudyCard } from './StudyCard';
 import { studyListQuery, STUDIES_PER_PAGE } from './studies-local';
@@ -23,24 +24,6 @@ import { studyListQuery, STUDIES_PER_PAGE } from './studies-local';
  * to be built (issue 4: first row < 100 ms from the dashboard's tab).
  */
 const FIRST_RENDER_CARDS = 7;
-
-/** False until a render with `ready` set has been painted (then a low-priority update turns it true). */
-function usePaintedOnce(ready: boolean): boolean {
-  const [painted, setPainted] = useState(false);
-  useEffect(() => {
-    if (!ready || painted) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // A timer set from an animation frame runs after that frame's paint.
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => startTransition(() => setPainted(true)));
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
-  }, [ready, painted]);
-  return painted;
-}
 
 function CreateTile({ ability, me }: { ability: AppAbility; me: Me }) {
   return (

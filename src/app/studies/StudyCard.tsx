@@ -13,7 +13,7 @@ import type { Local } from '../../local/restore';
 import { formatShortDate, initials } from '../lib/format';
 import { StudyMenu } from './StudyMenu';
 import { AddTag, RenameStudy } from './StudyEditors';
-import { Tip } from './Tip';
+import { Tip } from '../lib/Tip';
 
 export const MarkerText = {
   pending: 'Pending',

@@ -10,7 +10,7 @@ import type { Study } from '../../api/entities';
 import { StudyText } from '../../api/messages';
 import { StudyRuleText } from '../../api/studies';
 import { useMutations } from '../sync/hooks';
-import { Tip } from './Tip';
+import { Tip } from '../lib/Tip';
 
 export function RenameStudy({ study, onDone }: { study: Study; onDone(): void }) {
   const mutations = useMutations();
