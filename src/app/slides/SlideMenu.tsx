@@ -1,12 +1,9 @@
 // The slide menu (§2.9): share, download, replicate to study, archive or reactivate, remove from study
 // (only inside a study) and print, each enabled by its §6.2 menu check and greyed out with the reason
 // otherwise. Archived slides keep only Reactivate and Print (§4.2).
-// A `bare` menu (a slide grid's first render, SlideGrid.tsx) is only its button, drawn the same: the
-// Menu (a floating-ui setup and a portal) comes with the grid's second render, right after the first
-// paint. A click, Enter or Space on the bare button opens the menu when it comes, and a focus on it
-// moves to the menu's button.
-import { useEffect, useRef, useState } from 'react';
+// A `bare` menu (a slide grid's first render, SlideGrid.tsx) is only its button (useEarlyMenu).
 import { ActionIcon, Menu, Tooltip } from '@mantine/core';
+import { useEarlyMenu } from '../lib/early-menu';
 import {
   canArchiveSlide,
   canReplicateToStudy,
@@ -106,30 +103,9 @@ export function SlideMenu({
   bare?: boolean;
   onAction(action: SlideAction): void;
 }) {
-  const [early, setEarly] = useState(false);
-  const focused = useRef(false);
-  const ref = useRef<HTMLButtonElement>(null);
-  // The bare button is replaced by the menu's own: a focus that was on it moves there. (A blur from
-  // the bare button's removal, which Chromium sends, does not count.)
-  useEffect(() => {
-    if (!bare && focused.current) ref.current?.focus();
-  }, [bare]);
+  const { early, buttonProps } = useEarlyMenu(bare);
   const button = (
-    <ActionIcon
-      ref={ref}
-      variant="subtle"
-      size="sm"
-      aria-label={`Slide menu ${slide.simpleId}`}
-      onClick={bare ? () => setEarly(true) : undefined}
-      onFocus={bare ? () => (focused.current = true) : undefined}
-      onBlur={
-        bare
-          ? (e) => {
-              if (e.currentTarget.isConnected) focused.current = false;
-            }
-          : undefined
-      }
-    >
+    <ActionIcon variant="subtle" size="sm" aria-label={`Slide menu ${slide.simpleId}`} {...buttonProps}>
       ⋮
     </ActionIcon>
   );

@@ -5,6 +5,7 @@
 // and three closed modals each (one of them reading the study's images) were most of its first render.
 import { useState } from 'react';
 import { ActionIcon, Menu, Tooltip } from '@mantine/core';
+import { useEarlyMenu } from '../lib/early-menu';
 import { useNavigate } from '@tanstack/react-router';
 import { canDeleteStudy, canPrintStudy, canShareStudy, type AppAbility } from '../../access';
 import type { Study } from '../../api/entities';
@@ -76,15 +77,9 @@ export function StudyMenu({
     if (outcome !== 'failed' && window.location.pathname.startsWith('/studies/'))
       void navigate({ to: '/dashboard/studies' });
   };
-  // A click (or Enter) on the bare button, before the menu is there: the menu opens when it comes.
-  const [early, setEarly] = useState(false);
+  const { early, buttonProps } = useEarlyMenu(bare);
   const button = (
-    <ActionIcon
-      variant="subtle"
-      size="sm"
-      aria-label={`Study menu ${study.name}`}
-      onClick={bare ? () => setEarly(true) : undefined}
-    >
+    <ActionIcon variant="subtle" size="sm" aria-label={`Study menu ${study.name}`} {...buttonProps}>
       ⋮
     </ActionIcon>
   );
