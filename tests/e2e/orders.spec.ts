@@ -224,7 +224,10 @@ test('a label and its order made offline: provisional id, pending, printing wait
   await context.setOffline(false);
   // Once sent, the order is placed (active) and names the label's final id.
   await expect(orderRow.getByText(OrdersText.pending)).toBeHidden({ timeout: 30_000 });
-  await expect(orderRow.getByTestId('order-status')).toHaveText('Active', { timeout: 30_000 });
+  // The list placed the order on the server (a side effect): the pull after the replay brings it at
+  // once, or, when that pull read before the list committed, the orders' §9 refresh (30 s) does, at
+  // most one interval late (CI once missed it at 30 s).
+  await expect(orderRow.getByTestId('order-status')).toHaveText('Active', { timeout: 75_000 });
   await expect(orderRow).toContainText(/[0-9A-Z]{8}/);
   await page.getByRole('tab', { name: 'Generate Slide Labels' }).click();
   await expect(row.getByText(OrdersText.pending)).toBeHidden({ timeout: 30_000 });
