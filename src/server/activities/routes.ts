@@ -10,6 +10,12 @@ import { listEnvelope } from '../../api/common';
 import { Activity } from '../../api/entities';
 import { activities, images, reviews, scanGroups, scanOrders, studies } from '../db/schema';
 import { readScopeSql, type ScopeColumns } from '../db/read-scope-sql';
+
+/** The columns the Activity read scope tests (one object: readScopeSql keeps its SQL per object). */
+const activityScope: ScopeColumns = {
+  organizationId: activities.organizationId,
+  creatorUserId: activities.creatorUserId,
+};
 import { accessOf, scopeOf } from '../http/guard';
 import { imageScope } from '../images/repository';
 import { scanGroupScope } from '../scan-groups/repository';
@@ -81,10 +87,7 @@ export const activityRoutes: FastifyPluginAsyncZod = async (app) => {
         });
         where.push(or(...followed)!);
       } else {
-        const scope = readScopeSql(scopeOf(request, 'Activity'), {
-          organizationId: activities.organizationId,
-          creatorUserId: activities.creatorUserId,
-        });
+        const scope = readScopeSql(scopeOf(request, 'Activity'), activityScope);
         if (scope) where.push(scope);
       }
       if (q.organizationId) where.push(inArray(activities.organizationId, q.organizationId));

@@ -18,7 +18,10 @@ import { Deleted, IdParams } from '../../api/organizations';
 import { recordActivity } from '../activities/record';
 import type { Db } from '../db/client';
 import { organizations, organs, pipelines, predictors, scanOrders } from '../db/schema';
-import { readScopeSql } from '../db/read-scope-sql';
+import { readScopeSql, type ScopeColumns } from '../db/read-scope-sql';
+
+/** The column the Pipeline read scope tests (one object: readScopeSql keeps its SQL per object). */
+const pipelineScope: ScopeColumns = { assigneeOrgIds: pipelines.assigneeOrgIds };
 import { conflict, notFound } from '../http/errors';
 import { accessOf, assertCan, assertReadable, assertUpdate, scopeOf } from '../http/guard';
 import { likePattern } from '../organizations/like';
@@ -54,9 +57,7 @@ export const pipelineRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { querystring: PipelineListQuery, response: { 200: listEnvelope(Pipeline) } } },
     async (request) => {
       const q = request.query;
-      const where: (SQL | undefined)[] = [
-        readScopeSql(scopeOf(request, 'Pipeline'), { assigneeOrgIds: pipelines.assigneeOrgIds }),
-      ];
+      const where: (SQL | undefined)[] = [readScopeSql(scopeOf(request, 'Pipeline'), pipelineScope)];
       if (q.organId?.length) where.push(inArray(pipelines.organId, q.organId));
       if (q.search) where.push(ilike(pipelines.name, likePattern(q.search)));
       if (q.id?.length) where.push(inArray(pipelines.id, q.id));

@@ -22,7 +22,13 @@ import { organizations, users } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { accessOf, assertCan, assertCreate, assertReadable, assertUpdate, scopeOf } from '../http/guard';
 import { recordDeletion } from '../sync/kinds';
-import { findOrganization, sqlArray, toOrganization, toOrganizations } from '../users/repository';
+import {
+  findOrganization,
+  organizationScope,
+  sqlArray,
+  toOrganization,
+  toOrganizations,
+} from '../users/repository';
 import { likePattern } from './like';
 import {
   DEFAULT_ROOT_POLICIES,
@@ -50,12 +56,7 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const q = request.query;
       const { actor } = accessOf(request);
-      const where: (SQL | undefined)[] = [
-        readScopeSql(scopeOf(request, 'Organization'), {
-          id: organizations.id,
-          rootId: organizations.rootId,
-        }),
-      ];
+      const where: (SQL | undefined)[] = [readScopeSql(scopeOf(request, 'Organization'), organizationScope)];
       if (q.parentId === 'null') where.push(isNull(organizations.parentId));
       else if (q.parentId) where.push(eq(organizations.parentId, q.parentId));
       if (q.showAsAdmin && !actor.superAdmin && !actor.has('platformOrganizationManagement'))

@@ -10,6 +10,7 @@ import { ScanGroupText } from '../../api/scan-groups';
 import { StudyRuleText } from '../../api/studies';
 import type { Db } from '../db/client';
 import { organizations, organs, scanGroups, users } from '../db/schema';
+import { organizationScope, userScope } from '../users/repository';
 import { readScopeSql } from '../db/read-scope-sql';
 import { badRequest, conflict } from '../http/errors';
 import { scopeOf } from '../http/guard';
@@ -27,12 +28,7 @@ export async function assertAssignable(
     const rows = await db
       .select({ id: users.id })
       .from(users)
-      .where(
-        and(
-          inArray(users.id, [...ids.userIds]),
-          readScopeSql(scopeOf(request, 'User'), { organizationId: users.organizationId }),
-        ),
-      );
+      .where(and(inArray(users.id, [...ids.userIds]), readScopeSql(scopeOf(request, 'User'), userScope)));
     if (rows.length !== ids.userIds.length)
       throw badRequest(`${prefix}.assigneeUserIds: ${StudyRuleText.unknownUser}`);
   }
@@ -43,10 +39,7 @@ export async function assertAssignable(
       .where(
         and(
           inArray(organizations.id, [...ids.orgIds]),
-          readScopeSql(scopeOf(request, 'Organization'), {
-            id: organizations.id,
-            rootId: organizations.rootId,
-          }),
+          readScopeSql(scopeOf(request, 'Organization'), organizationScope),
         ),
       );
     if (rows.length !== ids.orgIds.length)

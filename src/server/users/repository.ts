@@ -4,6 +4,11 @@ import { eq, sql } from 'drizzle-orm';
 import type { Organization, User } from '../../api/users';
 import type { Db } from '../db/client';
 import { organizations, users } from '../db/schema';
+import type { ScopeColumns } from '../db/read-scope-sql';
+
+/** The columns the User and Organization read scopes test (one object each: readScopeSql keeps its SQL per object). */
+export const userScope: ScopeColumns = { organizationId: users.organizationId };
+export const organizationScope: ScopeColumns = { id: organizations.id, rootId: organizations.rootId };
 
 export type UserRow = typeof users.$inferSelect;
 export type OrganizationRow = typeof organizations.$inferSelect;

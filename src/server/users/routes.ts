@@ -26,7 +26,7 @@ import { resolveSets, sameSet } from '../organizations/set-ops';
 import { changedOnly, checkPolicies, checkSuperAdminGrant } from '../organizations/validate';
 import { recordDeletion } from '../sync/kinds';
 import { inviteUser, resendInvitation } from './invite';
-import { findOrganization, findUser, findUserByEmail, toUser } from './repository';
+import { findOrganization, findUser, findUserByEmail, toUser, userScope } from './repository';
 
 const One = z.object({ result: User });
 
@@ -38,9 +38,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { querystring: UserListQuery, response: { 200: listEnvelope(User) } } },
     async (request) => {
       const q = request.query;
-      const where: (SQL | undefined)[] = [
-        readScopeSql(scopeOf(request, 'User'), { organizationId: users.organizationId }),
-      ];
+      const where: (SQL | undefined)[] = [readScopeSql(scopeOf(request, 'User'), userScope)];
       if (q.organizationId?.length) where.push(inArray(users.organizationId, q.organizationId));
       if (q.status?.length) where.push(inArray(users.status, q.status));
       if (q.id?.length) where.push(inArray(users.id, q.id));
