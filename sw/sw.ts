@@ -6,7 +6,7 @@
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { localDb } from '../src/local/db';
-import { replayOutbox, OUTBOX_SYNC_TAG } from '../src/local/replay';
+import { replayOutbox, OUTBOX_SENT_MESSAGE, OUTBOX_SYNC_TAG } from '../src/local/replay';
 import { loadSession } from '../src/local/session';
 import { fetchTransport } from '../src/local/transport';
 import { registerTileCache } from './tiles';
@@ -50,6 +50,9 @@ async function replayFromWorker(): Promise<void> {
     transport: fetchTransport(self.fetch.bind(self)),
     userId: session.me.user.id,
   });
+  if (result.sent > 0)
+    for (const client of await self.clients.matchAll({ type: 'window', includeUncontrolled: true }))
+      client.postMessage({ type: OUTBOX_SENT_MESSAGE });
   if (result.stopped === 'offline') throw new Error('The network is still down; the browser will retry.');
 }
 

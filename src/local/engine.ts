@@ -6,7 +6,7 @@ import { SYNC_KINDS, type SyncKind } from '../api/sync';
 import type { LocalDb } from './db';
 import type { LockRunner } from './locks';
 import { pullAll, type PullOutcome } from './pull';
-import { backoffMs, replayOutbox, type ReplayResult } from './replay';
+import { backoffMs, OUTBOX_SENT_MESSAGE, replayOutbox, type ReplayResult } from './replay';
 import { isQuotaError } from './quota';
 import type { Transport } from './transport';
 
@@ -31,6 +31,8 @@ export interface EngineOptions {
   /** The browser window (absent in tests that drive the engine by hand). */
   window?: Pick<Window, 'addEventListener' | 'removeEventListener'> & { navigator: { onLine: boolean } };
   document?: Pick<Document, 'addEventListener' | 'removeEventListener' | 'visibilityState'>;
+  /** The service worker's messages (`navigator.serviceWorker`): it says when its replay sent something. */
+  serviceWorker?: Pick<ServiceWorkerContainer, 'addEventListener' | 'removeEventListener'>;
 }
 
 /** A full pull on visibility at most this often (a tab switched back and forth costs nothing). */
@@ -96,6 +98,15 @@ export class SyncEngine {
         void this.kick();
         void this.pullEverything(false);
       });
+    const worker = this.opts.serviceWorker;
+    if (worker) {
+      const onMessage = (event: Event) => {
+        if ((event as MessageEvent<{ type?: unknown } | null>).data?.type === OUTBOX_SENT_MESSAGE)
+          this.pullAfterSending();
+      };
+      worker.addEventListener('message', onMessage);
+      this.detach.push(() => worker.removeEventListener('message', onMessage));
+    }
     void this.kick();
     void this.pullEverything(true);
   }
@@ -201,15 +212,21 @@ export class SyncEngine {
       void this.opts.requestBackgroundSync?.().catch(() => undefined);
     } else {
       this.networkFailures = 0;
-      if (result.sent > 0) {
-        this.set({ online: true });
-        // What was sent may have changed other rows on the server (an order list places its orders,
-        // a study shares its slides): bring them in now rather than at the next interval.
-        void this.pull(SYNC_KINDS, true);
-      }
+      if (result.sent > 0) this.pullAfterSending();
     }
     if (wake !== undefined && Number.isFinite(wake) && !this.stopped)
       this.timer = setTimeout(() => void this.kick(), Math.max(0, wake - Date.now()));
+  }
+
+  /**
+   * Something was sent (by this page or by the service worker): it may have changed other rows on the
+   * server (an order list places its orders, a study shares its slides), so they come in now rather
+   * than at the next interval.
+   */
+  private pullAfterSending(): void {
+    if (this.stopped) return;
+    this.set({ online: true });
+    void this.pull(SYNC_KINDS, true);
   }
 
   /**

@@ -30,6 +30,12 @@ import {
 export const OUTBOX_LOCK = 'tessera-outbox';
 /** The Background Sync tag the page registers and the service worker answers. */
 export const OUTBOX_SYNC_TAG = 'tessera-outbox';
+/**
+ * What the service worker tells its pages after its replay sent something: what was sent may have
+ * changed other rows on the server (an order list places its orders), which the page's own replay,
+ * finding the outbox empty, would not pull.
+ */
+export const OUTBOX_SENT_MESSAGE = 'tessera-outbox-sent';
 
 export interface ReplayOptions {
   transport: Transport;

@@ -38,6 +38,7 @@ export function SyncProvider({ children }: { children: ReactNode }) {
         lock: defaultLock(),
         window,
         document,
+        serviceWorker: 'serviceWorker' in navigator ? navigator.serviceWorker : undefined,
         onStatus: setStatus,
         requestBackgroundSync,
       });

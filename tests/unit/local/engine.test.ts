@@ -3,6 +3,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SyncEngine, type EngineStatus } from '../../../src/local/engine';
 import { processLock } from '../../../src/local/locks';
+import { OUTBOX_SENT_MESSAGE } from '../../../src/local/replay';
 import { updateEntity } from '../../../src/local/outbox';
 import { NetworkError, type Transport, type TransportRequest } from '../../../src/local/transport';
 import { checkPersisted } from '../../../src/app/lib/persist';
@@ -120,6 +121,32 @@ describe('SyncEngine', () => {
     await engine.kick();
     await vi.waitFor(() => expect(pullsOfOrders()).toBe(1));
     engine.stop();
+  });
+
+  it("pulls every kind when the service worker's replay sent something (the page's own found nothing)", async () => {
+    const db = freshDb();
+    const { transport, log } = scripted(async () => ({ status: 200, body: { result: {} } }));
+    const worker = new EventTarget();
+    const engine = new SyncEngine({
+      db,
+      transport,
+      userId: 'u1',
+      lock: processLock,
+      serviceWorker: worker as unknown as ServiceWorkerContainer,
+    });
+    const pullsOfOrders = () => log.filter((l) => l === 'GET /sync/scan-orders').length;
+    engine.start();
+    await vi.waitFor(() => expect(pullsOfOrders()).toBe(1)); // the pull on start
+    await engine.kick();
+    worker.dispatchEvent(new MessageEvent('message', { data: { type: 'something else' } }));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(pullsOfOrders()).toBe(1);
+    worker.dispatchEvent(new MessageEvent('message', { data: { type: OUTBOX_SENT_MESSAGE } }));
+    await vi.waitFor(() => expect(pullsOfOrders()).toBe(2));
+    engine.stop();
+    worker.dispatchEvent(new MessageEvent('message', { data: { type: OUTBOX_SENT_MESSAGE } }));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(pullsOfOrders()).toBe(2);
   });
 
   it('coalesces many kicks into one more run', async () => {
