@@ -25,12 +25,13 @@ export const studies = pgTable(
     index('studies_org_idx').on(t.organizationId),
     index('studies_updated_idx').on(t.updatedAt, t.id),
     // The list's default order, `updated_at DESC NULLS LAST, id DESC` (bench/README.md).
-    // Migrations 0014 and 0015 add organization_id, reader_keys (0013, not declared here) and name as
-    // INCLUDE columns.
+    // Migrations 0014 and 0017 add organization_id, reader_keys (0013) and name_lower (0017), neither
+    // declared here, as INCLUDE columns.
     index('studies_updated_desc_idx').on(t.updatedAt.desc().nullsLast(), t.id.desc().nullsFirst()),
     // An organization's studies in a created-at window read only the window's rows (api-lists bench:
     // the organization index alone fetched ~400 rows to keep ~50).
-    // Migration 0012 adds the other sort keys as INCLUDE columns (Drizzle's builder has none).
+    // Migrations 0012 and 0017 add the other sort keys and name_lower as INCLUDE columns (Drizzle's
+    // builder has none).
     index('studies_org_created_desc_idx').on(
       t.organizationId,
       t.createdAt.desc().nullsLast(),

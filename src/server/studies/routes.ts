@@ -34,7 +34,7 @@ import {
 } from '../lists/page-statement';
 import { recordDeletion } from '../sync/kinds';
 import { assertAddableSlides, assertAssignable, checkTags } from './checks';
-import { containsText, dateRange, studyList } from './list-sql';
+import { dateRange, studyList, studyNameContains } from './list-sql';
 import { insertStudyWithActivity, readableStudy, studyScope, toStudy } from './repository';
 import { changedFields } from './changes';
 import { applySet, firstDuplicate, setSql, textArraySql, touches, type SetChange } from './sets';
@@ -93,7 +93,7 @@ export const studyRoutes: FastifyPluginAsyncZod = async (app) => {
         const out: SQL[] = [];
         const scope = listScopeSql(scopeOf(request, 'Study'), studyScope, q.organizationId);
         if (scope) out.push(scope);
-        if (q.name) out.push(answeredByOrderIndex(containsText(studies.name, q.name)));
+        if (q.name) out.push(answeredByOrderIndex(studyNameContains(q.name)));
         if (q.organizationId) out.push(inArray(studies.organizationId, q.organizationId));
         if (q.creatorUserId) out.push(inArray(studies.creatorUserId, q.creatorUserId));
         if (q.tag) out.push(sql`${studies.tags} && ${textArraySql(q.tag)}`);
