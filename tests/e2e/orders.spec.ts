@@ -225,8 +225,9 @@ test('a label and its order made offline: provisional id, pending, printing wait
   // Once sent, the order is placed (active) and names the label's final id.
   await expect(orderRow.getByText(OrdersText.pending)).toBeHidden({ timeout: 30_000 });
   // The list placed the order on the server (a side effect): the pull after the replay brings it at
-  // once, or, when that pull read before the list committed, the orders' §9 refresh (30 s) does, at
-  // most one interval late (CI once missed it at 30 s).
+  // once, whether the page or the service worker replayed (its message starts the page's pull). CI
+  // once missed it at 30 s before that message existed; the wait still allows for the orders' §9
+  // refresh (30 s, at most one interval late) should that pull ever miss it.
   await expect(orderRow.getByTestId('order-status')).toHaveText('Active', { timeout: 75_000 });
   await expect(orderRow).toContainText(/[0-9A-Z]{8}/);
   await page.getByRole('tab', { name: 'Generate Slide Labels' }).click();
