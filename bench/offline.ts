@@ -11,7 +11,9 @@
 //   server on a fresh PostgreSQL database at TEST_PG_URL's server instead of the embedded PGlite, which
 //   writes one request at a time; --profile prints the page's hot functions (source lines) in each
 //   measured step; --replay-only skips the first-row measurements, --no-replay the replay; BENCH_REPLAYS
-//   sets the queue length.
+//   sets the queue length. For A/B runs of the tab clicks: BENCH_CLICKS=n clicks per list (3),
+//   BENCH_LISTS=studies,slides which lists, --no-empty skips the store-empty page loads; the load
+//   average is printed per list.
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -40,6 +42,12 @@ const DIST = path.resolve(process.env.DIST_DIR || 'dist');
 /** --trace: a Chrome trace of each tab click, summarised (bench/lib/trace.ts); the page then also sets
  * two performance marks (the click, the first row) that the summary is cut by. */
 const TRACE = process.argv.includes('--trace');
+/** Tab clicks (and local page loads) per list. */
+const CLICKS = Number(process.env.BENCH_CLICKS || 3);
+/** Which lists are measured (studies, slides). */
+const ONLY_LISTS = (process.env.BENCH_LISTS || 'studies,slides').split(',');
+/** --no-empty: no store-empty page loads (the tab clicks alone, for A/B runs). */
+const NO_EMPTY = process.argv.includes('--no-empty');
 
 const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -361,10 +369,11 @@ async function main(): Promise<void> {
       { key: 'studies', tab: 'Studies', url: '/dashboard/studies', table: 'studies', kind: 'studies' },
       { key: 'slides', tab: 'Slides', url: '/dashboard/slides', table: 'scanGroups', kind: 'scan-groups' },
     ] as const;
-    for (const list of process.argv.includes('--replay-only') ? [] : LISTS) {
+    const lists = LISTS.filter((l) => ONLY_LISTS.includes(l.key));
+    for (const list of process.argv.includes('--replay-only') ? [] : lists) {
       const tabLocal: number[] = [];
       const loadLocal: number[] = [];
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < CLICKS; i++) {
         loadLocal.push(await firstRowOnLoad(page, list.url, list.key));
         await page.goto('/dashboard/recent-activity');
         await page.getByRole('tab', { name: list.tab }).waitFor();
@@ -373,7 +382,7 @@ async function main(): Promise<void> {
         if (stopTrace) printTrace(await stopTrace(), 'bench-click', `bench-first-row-${list.key}`, DIST);
       }
       const loadEmpty: number[] = [];
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < (NO_EMPTY ? 0 : 3); i++) {
         await idb(
           page,
           `const tx = db.transaction([arg.table, 'cursors', 'meta'], 'readwrite'); tx.objectStore(arg.table).clear(); tx.objectStore('cursors').delete(arg.kind); tx.objectStore('meta').delete('queryCache'); tx.oncomplete = () => resolve(true);`,
@@ -396,11 +405,18 @@ async function main(): Promise<void> {
         `${median(loadLocal).toFixed(0)} ms`,
         'info',
       ]);
-      results.push([
-        `${list.url} first row, local store empty (page load)`,
-        `${median(loadEmpty).toFixed(0)} ms`,
-        'network first',
-      ]);
+      if (loadEmpty.length)
+        results.push([
+          `${list.url} first row, local store empty (page load)`,
+          `${median(loadEmpty).toFixed(0)} ms`,
+          'network first',
+        ]);
+      console.log(
+        `${list.url}: load average ${os
+          .loadavg()
+          .map((x) => x.toFixed(1))
+          .join(' ')}`,
+      );
       console.log(
         `${list.url}: tab ${tabLocal.map((x) => x.toFixed(0)).join('/')} ms, load ${loadLocal.map((x) => x.toFixed(0)).join('/')} ms, empty ${loadEmpty.map((x) => x.toFixed(0)).join('/')} ms`,
       );

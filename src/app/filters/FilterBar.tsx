@@ -1,6 +1,10 @@
 // The filter bar of §2.7: the text-search area behind a 'Filters'/'Hide' button, the search box, a
 // 'Show Filters'/'Hide Filters' toggle for the pickers, the single-choice date picker, sort (Most
 // Recent, Oldest) and, for slides, the archival status filter. Every change goes to the URL.
+// A list's first render (the dashboard's tab: first row < 100 ms, issue 4) gets the bar without what it
+// does not show: the pickers' options are read only while the pickers row is shown (PickerRow), and the
+// sort's closed dropdown is not mounted until the bar has been painted (Mantine's Combobox keeps it
+// mounted, hidden, and floating-ui measures the page for it on mount).
 import { useState } from 'react';
 import { Button, Card, Group, Select, Stack, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
@@ -18,8 +22,16 @@ import {
   type FilterState,
   type SortBy,
 } from './filter-state';
+import { usePaintedOnce } from '../lib/painted';
 import { useFilterOptions, type PickerName } from './options';
 import { MultiPicker } from './Picker';
+
+// One array each for the app's life: Mantine's Select resets its keyboard-selected option whenever its
+// `data` changes, and a new array on every render of the bar (its list re-renders on each local change)
+// did that while the dropdown was open.
+const SORT_DATA = SORTS.map((s) => ({ value: s, label: SORT_LABELS[s] }));
+const DATE_DATA = DATE_RANGES.map((d) => ({ value: d, label: DATE_RANGE_LABELS[d] }));
+const ARCHIVAL_OPTIONS = ARCHIVAL_STATUSES.map((s) => ({ value: s, label: ARCHIVAL_LABELS[s] }));
 
 const PICKERS: Record<PickerName, { label: string; key: keyof FilterState; monogram?: boolean }> = {
   slideId: { label: 'Slide ID', key: 'scanGroupIds' },
@@ -42,8 +54,7 @@ export function FilterBar({
   const [state, set, clear] = useFilters();
   const [searchOpen, setSearchOpen] = useState(true);
   const [pickersOpen, setPickersOpen] = useState(activeFilterCount(state) > 0);
-  // Read only while shown: the Slide ID picker's options are every mirrored slide.
-  const options = useFilterOptions(pickersOpen ? pickers : []);
+  const painted = usePaintedOnce();
   const [text, setText] = useState(state.textSearch);
   const writeText = useDebouncedCallback((value: string) => set({ textSearch: value.trim() }), 300);
   const count = activeFilterCount(state);
@@ -80,61 +91,87 @@ export function FilterBar({
             size="xs"
             w={140}
             aria-label="Sort"
-            data={SORTS.map((s) => ({ value: s, label: SORT_LABELS[s] }))}
+            data={SORT_DATA}
             value={state.sortBy}
             allowDeselect={false}
             onChange={(v) => v && set({ sortBy: v as SortBy })}
+            // Closed, the dropdown is left out until the first paint; opened early, it mounts then.
+            comboboxProps={{ keepMounted: painted }}
           />
         </Group>
         {pickersOpen && (
-          <Group gap="xs" wrap="wrap">
-            {pickers.map((p) => {
-              const def = PICKERS[p];
-              return (
-                <MultiPicker
-                  key={p}
-                  label={def.label}
-                  options={options[p] ?? []}
-                  value={state[def.key] as string[]}
-                  monogram={def.monogram}
-                  onChange={(next) => set({ [def.key]: next })}
-                />
-              );
-            })}
-            {archival && (
-              <MultiPicker
-                label="Archival Status"
-                options={ARCHIVAL_STATUSES.map((s) => ({ value: s, label: ARCHIVAL_LABELS[s] }))}
-                value={state.scanGroupArchivalStatus}
-                onChange={(next) => set({ scanGroupArchivalStatus: next as ArchivalStatus[] })}
-              />
-            )}
-            <Select
-              size="xs"
-              w={140}
-              placeholder="Date"
-              aria-label="Date"
-              clearable
-              data={DATE_RANGES.map((d) => ({ value: d, label: DATE_RANGE_LABELS[d] }))}
-              value={state.dateRange}
-              onChange={(v) => set({ dateRange: (v as DateRange | null) ?? null })}
-            />
-            {(count > 0 || state.textSearch) && (
-              <Button
-                size="xs"
-                variant="subtle"
-                color="gray"
-                onClick={() => {
-                  setText('');
-                  clear();
-                }}
-              >
-                Clear filters
-              </Button>
-            )}
-          </Group>
+          <PickerRow
+            pickers={pickers}
+            archival={archival}
+            state={state}
+            set={set}
+            onClear={() => {
+              setText('');
+              clear();
+            }}
+          />
         )}
       </Stack>
     </Card>
+  );
+}
+
+/** The pickers row. Its options (organizations, users, organs, assays; slides and tags) are read from
+ * the local store, and their kinds pulled at their §9 intervals, only while it is shown
+ * (docs/decisions.md). */
+function PickerRow({
+  pickers,
+  archival,
+  state,
+  set,
+  onClear,
+}: {
+  pickers: readonly PickerName[];
+  archival: boolean;
+  state: FilterState;
+  set(changes: Partial<FilterState>): void;
+  onClear(): void;
+}) {
+  const options = useFilterOptions(pickers);
+  const count = activeFilterCount(state);
+  return (
+    <Group gap="xs" wrap="wrap">
+      {pickers.map((p) => {
+        const def = PICKERS[p];
+        return (
+          <MultiPicker
+            key={p}
+            label={def.label}
+            options={options[p] ?? []}
+            value={state[def.key] as string[]}
+            monogram={def.monogram}
+            onChange={(next) => set({ [def.key]: next })}
+          />
+        );
+      })}
+      {archival && (
+        <MultiPicker
+          label="Archival Status"
+          options={ARCHIVAL_OPTIONS}
+          value={state.scanGroupArchivalStatus}
+          onChange={(next) => set({ scanGroupArchivalStatus: next as ArchivalStatus[] })}
+        />
+      )}
+      <Select
+        size="xs"
+        w={140}
+        placeholder="Date"
+        aria-label="Date"
+        clearable
+        data={DATE_DATA}
+        value={state.dateRange}
+        onChange={(v) => set({ dateRange: (v as DateRange | null) ?? null })}
+      />
+      {(count > 0 || state.textSearch) && (
+        <Button size="xs" variant="subtle" color="gray" onClick={onClear}>
+          Clear filters
+        </Button>
+      )}
+    </Group>
   );
 }

@@ -1,5 +1,6 @@
 // Where the pickers' options come from: the local mirror (so they work offline), each kind pulled at
-// its §9 interval while a filter bar is on screen.
+// its §9 interval while the filter bar's pickers row is shown (the only place they are used: the
+// FilterBar mounts this hook with that row, docs/decisions.md).
 import { useMemo } from 'react';
 import type { Organ, Predictor, ScanGroup, Study } from '../../api/entities';
 import type { Organization, User } from '../../api/users';
