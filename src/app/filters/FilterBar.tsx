@@ -26,9 +26,7 @@ import { usePaintedOnce } from '../lib/painted';
 import { useFilterOptions, type PickerName } from './options';
 import { MultiPicker } from './Picker';
 
-// One array each for the app's life: Mantine's Select resets its keyboard-selected option whenever its
-// `data` changes, and a new array on every render of the bar (its list re-renders on each local change)
-// did that while the dropdown was open.
+// The options, built once rather than on every render of the bar (its list re-renders on local changes).
 const SORT_DATA = SORTS.map((s) => ({ value: s, label: SORT_LABELS[s] }));
 const DATE_DATA = DATE_RANGES.map((d) => ({ value: d, label: DATE_RANGE_LABELS[d] }));
 const ARCHIVAL_OPTIONS = ARCHIVAL_STATUSES.map((s) => ({ value: s, label: ARCHIVAL_LABELS[s] }));
