@@ -33,6 +33,25 @@ async function canvasSpread(page: Page): Promise<number> {
   });
 }
 
+/** The most colourful pixel of the navigator (max − min of its channels): 0 where it is all grey. */
+async function navigatorChroma(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const canvas = document.querySelector(
+      '[data-testid="slide-viewer"] .navigator canvas',
+    ) as HTMLCanvasElement | null;
+    const ctx = canvas?.getContext('2d');
+    if (!canvas || !ctx || !canvas.width || !canvas.height) return 0;
+    const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+    let chroma = 0;
+    for (let i = 0; i < data.length; i += 4)
+      chroma = Math.max(
+        chroma,
+        Math.max(data[i], data[i + 1], data[i + 2]) - Math.min(data[i], data[i + 1], data[i + 2]),
+      );
+    return chroma;
+  });
+}
+
 /** The stored content of this image's annotation with that name, as the API answers it. */
 async function annotationContent(page: Page, imageId: string, name: string): Promise<unknown> {
   const res = await page.request.get(`/v2/annotations?imageId=${imageId}&limit=100`);
@@ -73,6 +92,8 @@ test('a fluorescence slide shows its channels, which can be switched off', async
     await expect(page.getByLabel(name, { exact: true })).toBeVisible();
   await expect.poll(() => canvasSpread(page), { timeout: 20_000 }).toBeGreaterThan(20);
   await page.screenshot({ path: 'test-results/viewer-fluorescence.png' });
+  // The navigator shows the channels in their colours too, not grey.
+  await expect.poll(() => navigatorChroma(page), { timeout: 20_000 }).toBeGreaterThan(40);
   for (const name of ['DAPI', 'Opal 520', 'Opal 570', 'Opal 690'])
     await page.getByLabel(name, { exact: true }).uncheck({ force: true });
   await expect.poll(() => canvasSpread(page), { timeout: 10_000 }).toBeLessThan(5);

@@ -17,6 +17,9 @@ export interface SlideViewerProps {
   onViewer?(viewer: OpenSeadragon.Viewer | undefined): void;
 }
 
+/** A navigator item's link to the main viewer's item it mirrors (OpenSeadragon 6's Navigator sets it). */
+type NavigatorItem = OpenSeadragon.TiledImage & { _originalForNavigator?: OpenSeadragon.TiledImage };
+
 export function SlideViewer({ imageId, manifest, options, channels, onViewer }: SlideViewerProps) {
   const host = useRef<HTMLDivElement>(null);
   const [viewer, setViewer] = useState<OpenSeadragon.Viewer>();
@@ -56,7 +59,10 @@ export function SlideViewer({ imageId, manifest, options, channels, onViewer }: 
         const { width, height } = ctx.canvas;
         const pixels = ctx.getImageData(0, 0, width, height);
         if (fluorescence) {
-          const index = created!.world.getIndexOfItem(event.tiledImage);
+          // The navigator's tiles come here too (OpenSeadragon raises their event on the main viewer),
+          // as items of the navigator's world, each linked to the main item it mirrors.
+          const item = (event.tiledImage as NavigatorItem)._originalForNavigator ?? event.tiledImage;
+          const index = created!.world.getIndexOfItem(item);
           const c = ch[index];
           if (!c) return;
           colorizeRgba(pixels.data, buildLut(o, c), c.color);
