@@ -73,11 +73,11 @@ export class SyncEngine {
     const { window: win, document: doc } = this.opts;
     const on = <K extends string>(
       target: {
-        addEventListener: (k: K, f: () => void) => void;
-        removeEventListener: (k: K, f: () => void) => void;
+        addEventListener: (k: K, f: (event: Event) => void) => void;
+        removeEventListener: (k: K, f: (event: Event) => void) => void;
       },
       name: K,
-      fn: () => void,
+      fn: (event: Event) => void,
     ) => {
       target.addEventListener(name, fn);
       this.detach.push(() => target.removeEventListener(name, fn));
@@ -98,15 +98,11 @@ export class SyncEngine {
         void this.kick();
         void this.pullEverything(false);
       });
-    const worker = this.opts.serviceWorker;
-    if (worker) {
-      const onMessage = (event: Event) => {
+    if (this.opts.serviceWorker)
+      on(this.opts.serviceWorker, 'message', (event) => {
         if ((event as MessageEvent<{ type?: unknown } | null>).data?.type === OUTBOX_SENT_MESSAGE)
           this.pullAfterSending();
-      };
-      worker.addEventListener('message', onMessage);
-      this.detach.push(() => worker.removeEventListener('message', onMessage));
-    }
+      });
     void this.kick();
     void this.pullEverything(true);
   }
