@@ -103,6 +103,7 @@ export function FilterBar({
             archival={archival}
             state={state}
             set={set}
+            showClear={count > 0 || Boolean(state.textSearch)}
             onClear={() => {
               setText('');
               clear();
@@ -122,16 +123,18 @@ function PickerRow({
   archival,
   state,
   set,
+  showClear,
   onClear,
 }: {
   pickers: readonly PickerName[];
   archival: boolean;
   state: FilterState;
   set(changes: Partial<FilterState>): void;
+  /** A filter or a search is set: 'Clear filters' is offered. */
+  showClear: boolean;
   onClear(): void;
 }) {
   const options = useFilterOptions(pickers);
-  const count = activeFilterCount(state);
   return (
     <Group gap="xs" wrap="wrap">
       {pickers.map((p) => {
@@ -165,7 +168,7 @@ function PickerRow({
         value={state.dateRange}
         onChange={(v) => set({ dateRange: (v as DateRange | null) ?? null })}
       />
-      {(count > 0 || state.textSearch) && (
+      {showClear && (
         <Button size="xs" variant="subtle" color="gray" onClick={onClear}>
           Clear filters
         </Button>
