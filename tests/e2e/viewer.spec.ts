@@ -15,42 +15,34 @@ async function processed(page: Page, imageId: string) {
     .toBe('completed');
 }
 
-/** Spread of the canvas's pixel values: tissue varies, a blank canvas does not. */
-async function canvasSpread(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const canvas = document.querySelector('[data-testid="slide-viewer"] canvas') as HTMLCanvasElement | null;
-    if (!canvas) return 0;
-    const ctx = canvas.getContext('2d');
-    if (!ctx) return 0;
+const MAIN_CANVAS = '[data-testid="slide-viewer"] canvas';
+const NAVIGATOR_CANVAS = '[data-testid="slide-viewer"] .navigator canvas';
+
+/**
+ * Two figures of a canvas's pixels: `spread`, max − min over all their channels (tissue varies, a blank
+ * canvas does not), and `chroma`, that of the most colourful pixel (0 where all is grey).
+ */
+async function canvasStats(page: Page, selector: string): Promise<{ spread: number; chroma: number }> {
+  return page.evaluate((sel) => {
+    const canvas = document.querySelector(sel) as HTMLCanvasElement | null;
+    const ctx = canvas?.getContext('2d');
+    if (!canvas || !ctx || !canvas.width || !canvas.height) return { spread: 0, chroma: 0 };
     const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
     let min = 255;
     let max = 0;
-    for (let i = 0; i < data.length; i += 16) {
-      min = Math.min(min, data[i], data[i + 1], data[i + 2]);
-      max = Math.max(max, data[i], data[i + 1], data[i + 2]);
+    let chroma = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const hi = Math.max(data[i], data[i + 1], data[i + 2]);
+      const lo = Math.min(data[i], data[i + 1], data[i + 2]);
+      min = Math.min(min, lo);
+      max = Math.max(max, hi);
+      chroma = Math.max(chroma, hi - lo);
     }
-    return max - min;
-  });
+    return { spread: max - min, chroma };
+  }, selector);
 }
 
-/** The most colourful pixel of the navigator (max − min of its channels): 0 where it is all grey. */
-async function navigatorChroma(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const canvas = document.querySelector(
-      '[data-testid="slide-viewer"] .navigator canvas',
-    ) as HTMLCanvasElement | null;
-    const ctx = canvas?.getContext('2d');
-    if (!canvas || !ctx || !canvas.width || !canvas.height) return 0;
-    const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
-    let chroma = 0;
-    for (let i = 0; i < data.length; i += 4)
-      chroma = Math.max(
-        chroma,
-        Math.max(data[i], data[i + 1], data[i + 2]) - Math.min(data[i], data[i + 1], data[i + 2]),
-      );
-    return chroma;
-  });
-}
+const canvasSpread = async (page: Page) => (await canvasStats(page, MAIN_CANVAS)).spread;
 
 /** The stored content of this image's annotation with that name, as the API answers it. */
 async function annotationContent(page: Page, imageId: string, name: string): Promise<unknown> {
@@ -93,7 +85,9 @@ test('a fluorescence slide shows its channels, which can be switched off', async
   await expect.poll(() => canvasSpread(page), { timeout: 20_000 }).toBeGreaterThan(20);
   await page.screenshot({ path: 'test-results/viewer-fluorescence.png' });
   // The navigator shows the channels in their colours too, not grey.
-  await expect.poll(() => navigatorChroma(page), { timeout: 20_000 }).toBeGreaterThan(40);
+  await expect
+    .poll(async () => (await canvasStats(page, NAVIGATOR_CANVAS)).chroma, { timeout: 20_000 })
+    .toBeGreaterThan(40);
   for (const name of ['DAPI', 'Opal 520', 'Opal 570', 'Opal 690'])
     await page.getByLabel(name, { exact: true }).uncheck({ force: true });
   await expect.poll(() => canvasSpread(page), { timeout: 10_000 }).toBeLessThan(5);
