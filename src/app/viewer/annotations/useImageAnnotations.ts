@@ -39,6 +39,20 @@ function queuedOf(entries: readonly OutboxEntry[], imageId: string): QueuedAnnot
   return out;
 }
 
+/** JSON with object keys sorted: the server stores content as jsonb, which orders keys its own way. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** What tells two annotations of one image apart on screen: their name and their content. */
+const lookKey = (name: string | undefined, content: unknown) => `${name ?? ''}\u0000${canonical(content)}`;
+
 const NO_ROWS: Annotation[] = [];
 const NO_ENTRIES: OutboxEntry[] = [];
 
@@ -63,8 +77,16 @@ export function useImageAnnotations(imageId: string) {
     () => new Map(queued.filter((q) => q.method === 'PATCH').map((q) => [q.annotationId, q])),
     [queued],
   );
-  const creates = useMemo(() => queued.filter((q) => q.method === 'POST'), [queued]);
-  return { list, rows: list.data?.result ?? NO_ROWS, edits, creates };
+  const rows = list.data?.result ?? NO_ROWS;
+  // A create the server has committed can be in the list before its entry leaves the outbox (a read
+  // answered between the two): it is shown once, as the stored row.
+  const creates = useMemo(() => {
+    const posts = queued.filter((q) => q.method === 'POST');
+    if (!posts.length || !rows.length) return posts;
+    const stored = new Set(rows.map((r) => lookKey(r.name, r.content)));
+    return posts.filter((q) => !stored.has(lookKey(q.name, q.content)));
+  }, [queued, rows]);
+  return { list, rows, edits, creates };
 }
 
 /** What an annotation shows: its queued edit's content while that waits, else the server's. */
