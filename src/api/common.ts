@@ -23,3 +23,14 @@ export const ErrorBody = z.object({
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 export const Ok = z.object({ ok: z.literal(true) });
+
+/**
+ * A value's JSON with every object's keys sorted: two values are equal as JSON when these are, whatever
+ * order their keys came in (PostgreSQL's jsonb keeps its own order).
+ */
+export const stableJson = (value: unknown): string =>
+  JSON.stringify(value, (_k, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );

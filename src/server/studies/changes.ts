@@ -1,14 +1,8 @@
 // "A PATCH may send the whole entity back" (docs/api.md): of the entity object a client sends, only
 // the fields whose value differs from the stored row are changes. Timestamps and server-kept fields
 // are ignored; fields fixed at creation are refused when they differ (400 naming the field).
+import { stableJson } from '../../api/common';
 import { badRequest } from '../http/errors';
-
-const stable = (v: unknown): string =>
-  JSON.stringify(v, (_k, value: unknown) =>
-    value && typeof value === 'object' && !Array.isArray(value)
-      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)))
-      : value,
-  );
 
 const isStringArray = (v: unknown): v is string[] =>
   Array.isArray(v) && v.every((x) => typeof x === 'string');
@@ -22,7 +16,7 @@ export function sameValue(key: string, sent: unknown, stored: unknown): boolean 
   }
   if (key.endsWith('At') && typeof sent === 'string' && typeof stored === 'string')
     return Date.parse(sent) === Date.parse(stored);
-  return stable(sent ?? null) === stable(stored ?? null);
+  return stableJson(sent ?? null) === stableJson(stored ?? null);
 }
 
 export function changedFields(

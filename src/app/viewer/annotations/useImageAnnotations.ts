@@ -4,6 +4,7 @@
 import { useEffect, useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Annotation } from '../../../api/entities';
+import { stableJson } from '../../../api/common';
 import type { ListResult } from '../../../api/lists';
 import type { OutboxEntry } from '../../../local/db';
 import { api } from '../../lib/api';
@@ -39,19 +40,9 @@ function queuedOf(entries: readonly OutboxEntry[], imageId: string): QueuedAnnot
   return out;
 }
 
-/** JSON with object keys sorted: the server stores content as jsonb, which orders keys its own way. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(value) ?? 'null';
-}
-
 /** What tells two annotations of one image apart on screen: their name and their content. */
-const lookKey = (name: string | undefined, content: unknown) => `${name ?? ''}\u0000${canonical(content)}`;
+const lookKey = (name: string | undefined, content: unknown) =>
+  `${name ?? ''}\u0000${stableJson(content ?? null)}`;
 
 const NO_ROWS: Annotation[] = [];
 const NO_ENTRIES: OutboxEntry[] = [];
