@@ -10,17 +10,17 @@ import { listEnvelope } from '../../api/common';
 import { Activity } from '../../api/entities';
 import { activities, images, reviews, scanGroups, scanOrders, studies } from '../db/schema';
 import { readScopeSql, type ScopeColumns } from '../db/read-scope-sql';
+import { accessOf, scopeOf } from '../http/guard';
+import { imageScope } from '../images/repository';
+import { scanGroupScope } from '../scan-groups/repository';
+import { studyScope } from '../studies/repository';
+import { dateRange, ordering, pageOf } from '../studies/list-sql';
 
 /** The columns the Activity read scope tests (one object: readScopeSql keeps its SQL per object). */
 const activityScope: ScopeColumns = {
   organizationId: activities.organizationId,
   creatorUserId: activities.creatorUserId,
 };
-import { accessOf, scopeOf } from '../http/guard';
-import { imageScope } from '../images/repository';
-import { scanGroupScope } from '../scan-groups/repository';
-import { studyScope } from '../studies/repository';
-import { dateRange, ordering, pageOf } from '../studies/list-sql';
 
 type ActivityRow = typeof activities.$inferSelect;
 

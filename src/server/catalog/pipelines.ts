@@ -19,9 +19,6 @@ import { recordActivity } from '../activities/record';
 import type { Db } from '../db/client';
 import { organizations, organs, pipelines, predictors, scanOrders } from '../db/schema';
 import { readScopeSql, type ScopeColumns } from '../db/read-scope-sql';
-
-/** The column the Pipeline read scope tests (one object: readScopeSql keeps its SQL per object). */
-const pipelineScope: ScopeColumns = { assigneeOrgIds: pipelines.assigneeOrgIds };
 import { conflict, notFound } from '../http/errors';
 import { accessOf, assertCan, assertReadable, assertUpdate, scopeOf } from '../http/guard';
 import { likePattern } from '../organizations/like';
@@ -31,6 +28,9 @@ import { recordDeletion } from '../sync/kinds';
 import { assertExist } from './exists';
 import { toPipeline } from './entities';
 import { orderOf, pageWindow } from './order';
+
+/** The column the Pipeline read scope tests (one object: readScopeSql keeps its SQL per object). */
+const pipelineScope: ScopeColumns = { assigneeOrgIds: pipelines.assigneeOrgIds };
 
 const One = z.object({ result: Pipeline });
 
