@@ -23,6 +23,7 @@ import { chromium, type Page } from '@playwright/test';
 import pg from 'pg';
 import { SYNC_KINDS, SYNC_PAGE_MAX } from '../src/api/sync';
 import { printHotspots, type CpuProfile } from './lib/hotspots';
+import { loadLine } from './lib/server';
 import { printTrace, startTrace } from './lib/trace';
 import { refsOf, type MirrorRow, type OutboxEntry } from '../src/local/db';
 import { rebuildRow } from '../src/local/effects';
@@ -411,12 +412,7 @@ async function main(): Promise<void> {
           `${median(loadEmpty).toFixed(0)} ms`,
           'network first',
         ]);
-      console.log(
-        `${list.url}: load average ${os
-          .loadavg()
-          .map((x) => x.toFixed(1))
-          .join(' ')}`,
-      );
+      console.log(`${list.url}: ${loadLine()}`);
       console.log(
         `${list.url}: tab ${tabLocal.map((x) => x.toFixed(0)).join('/')} ms, load ${loadLocal.map((x) => x.toFixed(0)).join('/')} ms, empty ${loadEmpty.map((x) => x.toFixed(0)).join('/')} ms`,
       );
