@@ -49,7 +49,12 @@ export const organizations = pgTable(
     createdAt: now(),
     updatedAt: now(),
   },
-  (t) => [index('organizations_parent_idx').on(t.parentId), index('organizations_root_idx').on(t.rootId)],
+  (t) => [
+    index('organizations_parent_idx').on(t.parentId),
+    index('organizations_root_idx').on(t.rootId),
+    // Every team below an organization (`parent_ids @> ARRAY[id]`): the caller's stamp on every request.
+    index('organizations_parent_ids_gin').using('gin', t.parentIds),
+  ],
 );
 
 export const users = pgTable(

@@ -14,23 +14,16 @@
 //
 // The version is read in the same statement as the page (one snapshot), so a count served from here
 // is the exact count of the rows that page was cut from (lists/page-statement.ts).
-import { getTableName } from 'drizzle-orm';
+import type { SyncKind } from '../../api/sync';
 import type { Db } from '../db/client';
-import { scanGroups, studies } from '../db/schema';
 import { changeSeqFloor } from '../sync/routes';
 
-/** A table a list reads: its name and the tombstone kind its deletions write. */
-export interface VersionedTable {
-  table: string;
-  tombstoneKind: string;
-}
+/** A table a list reads, named by its tombstone kind as list_version (migration 0018) knows it. */
+export type VersionedTable = Extract<SyncKind, 'scan-groups' | 'studies'>;
 
 /** The versioned tables of the scan-group and study lists. */
-export const SCAN_GROUPS_VERSION: VersionedTable = {
-  table: getTableName(scanGroups),
-  tombstoneKind: 'scan-groups',
-};
-export const STUDIES_VERSION: VersionedTable = { table: getTableName(studies), tombstoneKind: 'studies' };
+export const SCAN_GROUPS_VERSION: VersionedTable = 'scan-groups';
+export const STUDIES_VERSION: VersionedTable = 'studies';
 
 /** Counts kept per database (so two apps in one process, as in the tests, never share one). */
 const ENTRIES_KEPT = 2000;
@@ -43,23 +36,13 @@ function cacheOf(db: Db) {
 }
 
 /**
- * The version of the tables as one bigint, as SQL text: each max() is a probe of a change_seq index
- * (migration 0009); 0 when the tables and their tombstones are empty. Names and kinds are the
- * constants above, never input.
+ * The version of the tables as one bigint, as SQL text: list_version (migration 0018) probes each
+ * table's change_seq index and its tombstones'; 0 when they are empty. A function, so that a statement
+ * planned for each request does not plan these probes each time.
  */
 export function versionText(tables: readonly VersionedTable[]): string {
-  let text = versionTexts.get(tables);
-  if (text === undefined) versionTexts.set(tables, (text = writeVersionText(tables)));
-  return text;
-}
-const versionTexts = new WeakMap<readonly VersionedTable[], string>();
-
-function writeVersionText(tables: readonly VersionedTable[]): string {
-  const parts = tables.flatMap((t) => [
-    `(SELECT max(change_seq) FROM "${t.table}")`,
-    `(SELECT max(change_seq) FROM tombstones WHERE kind = '${t.tombstoneKind}')`,
-  ]);
-  return `coalesce(greatest(${parts.join(', ')}), 0)`;
+  const parts = tables.map((t) => `list_version('${t}')`);
+  return parts.length === 1 ? parts[0] : `greatest(${parts.join(', ')})`;
 }
 
 /**
