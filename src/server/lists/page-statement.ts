@@ -44,6 +44,11 @@ export interface ListSource {
    * on ~200–1,000 index entries instead of as many rows read from the table (bench/README.md).
    */
   scopeCoveredOrder?: PgColumn;
+  /**
+   * The order of the organization index (organization_id, this column descending, id: migration
+   * 0012), which carries the sort keys of an organization's rows.
+   */
+  organizationOrder: PgColumn;
 }
 
 export interface ListRequest {
@@ -53,13 +58,10 @@ export interface ListRequest {
   direction: 'asc' | 'desc';
   page: number;
   limit: number;
-  /**
-   * Pick the page's ids first, then read only those rows: for an organization's rows sorted by a key
-   * its created-at index carries (migration 0012) the pick is an index-only scan, instead of reading
-   * every row of the window from the table to sort it. Not for lists with a read-scope condition:
-   * the scope's columns are not in the index, and the extra lookups cost more (bench/README.md).
-   */
-  pickIdsFirst?: boolean;
+  /** The organizationId filter, if any. */
+  organizationIds?: readonly string[];
+  /** The caller's read scope of the list's entity; called again with `where`. */
+  scope: () => ReadScope;
 }
 
 const inOrderIndex = new WeakSet<SQL>();
@@ -74,18 +76,26 @@ export function answeredByOrderIndex(cond: SQL): SQL {
 }
 
 /**
- * `pickIdsFirst` for a list filtered to organizations: when the caller reads them in full (no scope
- * condition is left) and the order is not the organization index's own (created-at descending), the
- * page's ids come from that index alone (migration 0012): EXPLAIN of an organization's 90 days sorted
- * by created-at ascending 1.7 → 0.75 ms, by name 1.3 → 0.55 ms.
+ * Whether the page's ids are picked from an index first and only those rows then read, instead of
+ * reading every candidate row from the table to sort it:
+ * - a filter to organizations the caller reads in full (no scope condition is left), in an order
+ *   other than the organization index's own: the pick is an index-only scan of that index (migration
+ *   0012; EXPLAIN of an organization's 90 days sorted by created-at ascending 1.7 → 0.75 ms, by name
+ *   1.3 → 0.55 ms). Not with a read-scope condition: its columns are not in that index, and the extra
+ *   lookups cost more (bench/README.md);
+ * - only the read scope and filters that `scopeCoveredOrder`'s index carries, in that order
+ *   (migrations 0014, 0015).
  */
-export const picksFromOrganizationIndex = (
-  q: { organizationId?: readonly string[]; orderBy: string; orderDirection: 'asc' | 'desc' },
-  scope: ReadScope,
-): boolean =>
-  Boolean(q.organizationId?.length) &&
-  !(q.orderBy === 'createdAt' && q.orderDirection === 'desc') &&
-  readsAllOf(scope, q.organizationId ?? []);
+function picksIdsFirst(source: ListSource, list: ListRequest, where: readonly SQL[]): boolean {
+  const orgs = list.organizationIds;
+  if (orgs?.length && readsAllOf(list.scope(), orgs))
+    return !(list.orderBy === source.organizationOrder && list.direction === 'desc');
+  return (
+    where.length > 0 &&
+    where.every((c) => isReaderKeysScope(c) || inOrderIndex.has(c)) &&
+    list.orderBy === source.scopeCoveredOrder
+  );
+}
 
 /** Pages past this one run unprepared, so deep pages do not each keep a statement on every connection. */
 const PREPARED_PAGES = 10;
@@ -105,11 +115,7 @@ async function runPage(
 ): Promise<{ answer: Answer; cond: { sql: string; params: unknown[] } }> {
   const where = list.where();
   const cond = where.length ? dialect.sqlToQuery(and(...where)!) : { sql: '', params: [] };
-  const pickIdsFirst =
-    list.pickIdsFirst ||
-    (where.length > 0 &&
-      where.every((c) => isReaderKeysScope(c) || inOrderIndex.has(c)) &&
-      list.orderBy === source.scopeCoveredOrder);
+  const pickIdsFirst = picksIdsFirst(source, list, where);
   const params = [...cond.params];
   const param = (value: unknown) => `$${params.push(value)}`;
   const dir = list.direction === 'asc' ? 'asc' : 'desc';

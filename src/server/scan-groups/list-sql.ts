@@ -11,4 +11,5 @@ export const scanGroupList: ListSource = {
   json: '"scan_groups"."list_json"',
   versioned: [SCAN_GROUPS_VERSION],
   scopeCoveredOrder: scanGroups.createdAt,
+  organizationOrder: scanGroups.createdAt,
 };

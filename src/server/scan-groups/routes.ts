@@ -20,7 +20,7 @@ import { images, organizations, reactions, scanGroups, studies } from '../db/sch
 import { listScopeSql } from '../db/read-scope-sql';
 import { badRequest, conflict } from '../http/errors';
 import { accessOf, assertCan, assertCreate, assertUpdate, scopeOf } from '../http/guard';
-import { listPage, picksFromOrganizationIndex, sendJson } from '../lists/page-statement';
+import { listPage, sendJson } from '../lists/page-statement';
 import { recordDeletion } from '../sync/kinds';
 import { containsPattern, dateRange } from '../studies/list-sql';
 import { assertAssignable, assertOrgan, checkTags } from '../studies/checks';
@@ -94,7 +94,8 @@ export const scanGroupRoutes: FastifyPluginAsyncZod = async (app) => {
         direction: q.orderDirection,
         page: q.page,
         limit: q.limit,
-        pickIdsFirst: picksFromOrganizationIndex(q, scopeOf(request, 'ScanGroup')),
+        organizationIds: q.organizationId,
+        scope: () => scopeOf(request, 'ScanGroup'),
       });
       return sendJson(reply, json);
     },

@@ -92,5 +92,6 @@ const STUDIES: ListSource = {
   json: '"studies"."list_json"',
   versioned: [STUDIES_VERSION],
   scopeCoveredOrder: studies.updatedAt,
+  organizationOrder: studies.createdAt,
 };
 const STUDIES_WITH_SLIDES: ListSource = { ...STUDIES, versioned: [STUDIES_VERSION, SCAN_GROUPS_VERSION] };

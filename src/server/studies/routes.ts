@@ -26,12 +26,7 @@ import { listScopeSql, readScopeSql, UUID } from '../db/read-scope-sql';
 import { badRequest, conflict } from '../http/errors';
 import { accessOf, assertCan, assertCreate, assertUpdate, scopeOf } from '../http/guard';
 import { recomputeInheritance } from '../scan-groups/inheritance';
-import {
-  answeredByOrderIndex,
-  listPage,
-  picksFromOrganizationIndex,
-  sendJson,
-} from '../lists/page-statement';
+import { answeredByOrderIndex, listPage, sendJson } from '../lists/page-statement';
 import { recordDeletion } from '../sync/kinds';
 import { assertAddableSlides, assertAssignable, checkTags } from './checks';
 import { dateRange, studyList, studyNameContains } from './list-sql';
@@ -112,7 +107,8 @@ export const studyRoutes: FastifyPluginAsyncZod = async (app) => {
         direction: q.orderDirection,
         page: q.page,
         limit: q.limit,
-        pickIdsFirst: picksFromOrganizationIndex(q, scopeOf(request, 'Study')),
+        organizationIds: q.organizationId,
+        scope: () => scopeOf(request, 'Study'),
       });
       return sendJson(reply, json);
     },
