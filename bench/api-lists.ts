@@ -1,17 +1,18 @@
 // List-call benchmark (issue 3): 100,000 scan groups, 20,000 studies and 200,000 images across 50
 // organizations, on PostgreSQL and on PGlite; p50/p99 latency and requests/s of GET /v2/scan-groups and
 // GET /v2/studies with filters (organizationId, createdAt range, orderBy, simpleId search) at 50
-// concurrent keep-alive clients, as an organization member (the read-scope SQL runs) and as a super
-// admin; baseline GET /v2/health on the same server in the same run. On PostgreSQL it also prints
+// concurrent keep-alive clients, as an organization member (the read-scope SQL runs), as a super
+// admin, and as a newcomer who reads three slides; baseline GET /v2/health on the same server in the
+// same run. On PostgreSQL it also prints
 // EXPLAIN ANALYZE of the generated list SQL; `--try-indexes` adds candidate indexes and measures again.
 // Usage: npx tsx bench/api-lists.ts [--small | --scale 0.2] [--duration 8] [--concurrency 50]
-//        [--db postgres|pglite] [--try-indexes] [--plans] [--only member|superAdmin] [--tags a,b]
+//        [--db postgres|pglite] [--try-indexes] [--plans] [--only member|superAdmin|newcomer] [--tags a,b]
 //        [--reuse <database>]      (npm run bench -- api-lists …)
 // `--reuse` (PostgreSQL) seeds the named database once and keeps it, so later runs skip the seeding;
 // `--only` and `--tags` pick personas and filters while iterating.
 import crypto from 'node:crypto';
 import { hashPassword } from '../src/server/auth/passwords';
-import { users } from '../src/server/db/schema';
+import { organizations, users } from '../src/server/db/schema';
 import { explain, sqlCapture } from './lib/explain';
 import { explainRewrites } from './lib/scope-rewrite';
 import { FULL_SCALE, generateLab, type LabData, type LabScale } from './lib/lab-data';
@@ -35,6 +36,7 @@ const concurrency = Number(f.get('concurrency') ?? 50);
 const WARMUP_MS = 2000;
 const TARGET_P99_MS = 50;
 const MEMBER = { email: 'member@bench.test', password: 'bench member password' };
+const NEWCOMER = { email: 'newcomer@bench.test', password: 'bench newcomer password' };
 const scale: LabScale = {
   organizations: FULL_SCALE.organizations,
   scanGroups: Math.round(FULL_SCALE.scanGroups * fraction),
@@ -42,7 +44,8 @@ const scale: LabScale = {
   images: Math.round(FULL_SCALE.images * fraction),
 };
 const only = f.get('only');
-const personas: Persona[] = only === 'member' || only === 'superAdmin' ? [only] : ['member', 'superAdmin'];
+const ALL_PERSONAS: Persona[] = ['member', 'superAdmin', 'newcomer'];
+const personas: Persona[] = ALL_PERSONAS.includes(only as Persona) ? [only as Persona] : ALL_PERSONAS;
 const tagsWanted = typeof f.get('tags') === 'string' ? String(f.get('tags')).split(',') : undefined;
 const reuse = typeof f.get('reuse') === 'string' ? String(f.get('reuse')) : undefined;
 const WIDTHS = [34, 12, 7, 7, 7, 7, 8, 7, 7, 7];
@@ -104,10 +107,49 @@ async function seed(server: BenchServer): Promise<SeededLab> {
   return { ...lab, memberId };
 }
 
+/**
+ * The newcomer persona (added to a reused database too): a member of a new organization with no
+ * slides, to whom three slides of the first lab's first team are assigned — a caller who reads few
+ * rows, whose default lists no index order serves (lists/page-statement.ts, FEW_ROWS).
+ */
+async function addNewcomer(server: BenchServer, lab: LabData): Promise<void> {
+  const [known] = await server.database.query('SELECT 1 FROM users WHERE email = $1', [NEWCOMER.email]);
+  if (known) return;
+  const orgId = crypto.randomUUID();
+  const userId = crypto.randomUUID();
+  const [policies] = await server.database.query<{ p: string[] }>(
+    'SELECT enabled_policies AS p FROM organizations WHERE id = $1',
+    [lab.orgs[0].id],
+  );
+  await server.app.ctx.db.insert(organizations).values({
+    id: orgId,
+    name: 'Bench newcomer lab',
+    rootId: orgId,
+    parentIds: [],
+    availablePolicies: policies.p,
+    enabledPolicies: policies.p,
+  });
+  await server.app.ctx.db.insert(users).values({
+    id: userId,
+    email: NEWCOMER.email,
+    name: 'Bench newcomer',
+    passwordHash: await hashPassword(NEWCOMER.password),
+    status: 'active',
+    organizationId: orgId,
+    enabledPolicies: ['manageOrganizationStudies', 'uploadOrganizationImages'],
+  });
+  await server.database.query(
+    `UPDATE scan_groups SET assignee_user_ids = assignee_user_ids || ARRAY[$1::text]
+     WHERE id IN (SELECT id FROM scan_groups WHERE organization_id = $2 ORDER BY created_at LIMIT 3)`,
+    [userId, lab.orgs[1].id],
+  );
+}
+
 async function measureLists(server: BenchServer, db: DbKind, lab: LabData, phase: string): Promise<void> {
   const tokens: Record<Persona, string> = {
     member: await signIn(server.origin, MEMBER.email, MEMBER.password),
     superAdmin: await signIn(server.origin),
+    newcomer: await signIn(server.origin, NEWCOMER.email, NEWCOMER.password),
   };
   // One run per filter: in a mixed run every request queues behind the slowest filter's.
   for (const persona of personas)
@@ -138,6 +180,7 @@ async function explainLists(server: BenchServer, lab: LabData, showPlans: boolea
   const tokens: Record<Persona, string> = {
     member: await signIn(server.origin, MEMBER.email, MEMBER.password),
     superAdmin: await signIn(server.origin),
+    newcomer: await signIn(server.origin, NEWCOMER.email, NEWCOMER.password),
   };
   try {
     for (const persona of personas)
@@ -184,6 +227,7 @@ async function runOn(db: DbKind): Promise<void> {
       lab = await seed(server);
       if (reuse && db === 'postgres') await storeLab(server, lab);
     }
+    await addNewcomer(server, lab);
     console.log(loadLine());
     console.log(row(SUMMARY_HEADER, WIDTHS));
     const health =

@@ -110,4 +110,46 @@ describe.each(targets)('list counts on $name', (target) => {
       expect((await list(admin, url)).count).toBe(before + 2);
     },
   );
+
+  it('answers a caller who reads few rows the same once their match set is read whole', async () => {
+    const small = await addOrganization(t.app, { name: 'Small Count Lab' });
+    const reader = await memberToken(t.app, { email: 'reader@count.test', organizationId: small });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await slide({ name: `Few ${i}` }));
+    for (const id of ids.slice(0, 3))
+      await call(admin, 'PATCH', `/scan-groups/${id}`, { add: { assigneeUserIds: [reader.id] } });
+
+    // The list statements the server sends: the first walks the created-at index, every later one
+    // (its conditions' last count was 3) reads the three rows whole (lists/page-statement.ts).
+    const database = t.app.ctx.database;
+    const query = database.query.bind(database);
+    const sent: string[] = [];
+    database.query = ((text: string, ...rest: [unknown[]?, { prepared?: boolean }?]) => {
+      if (text.includes('string_agg')) sent.push(text);
+      return query(text, ...rest);
+    }) as typeof database.query;
+    try {
+      const pages = async () => [
+        await list(reader.token, '/scan-groups?limit=2'),
+        await list(reader.token, '/scan-groups?limit=2&page=2'),
+        await list(reader.token, '/studies'),
+      ];
+      const first = await pages();
+      expect(first.map((p) => p.count)).toEqual([3, 3, 0]);
+      expect(first.slice(0, 2).flatMap((p) => p.result.map((r) => (r as { id: string }).id))).toEqual(
+        ids.slice(0, 3).reverse(),
+      );
+      expect(await pages()).toEqual(first);
+      const readWhole = sent.map((text) => text.includes('OFFSET 0) AS'));
+      expect(readWhole).toEqual([false, true, false, true, true, true]);
+
+      // A row shared since: the whole read sees it, in its place.
+      await call(admin, 'PATCH', `/scan-groups/${ids[4]}`, { add: { assigneeUserIds: [reader.id] } });
+      const after = await list(reader.token, '/scan-groups?limit=2');
+      expect(after.count).toBe(4);
+      expect(after.result.map((r) => (r as { id: string }).id)).toEqual([ids[4], ids[2]]);
+    } finally {
+      database.query = query;
+    }
+  });
 });

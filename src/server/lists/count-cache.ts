@@ -28,11 +28,37 @@ export const STUDIES_VERSION: VersionedTable = 'studies';
 /** Counts kept per database (so two apps in one process, as in the tests, never share one). */
 const ENTRIES_KEPT = 2000;
 const caches = new WeakMap<Db, Map<string, { version: number; count: number }>>();
+const lastCounts = new WeakMap<Db, Map<string, number>>();
 
-function cacheOf(db: Db) {
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map()));
-  return cache;
+function mapOf<V>(maps: WeakMap<Db, Map<string, V>>, db: Db): Map<string, V> {
+  let map = maps.get(db);
+  if (!map) maps.set(db, (map = new Map()));
+  return map;
+}
+const cacheOf = (db: Db) => mapOf(caches, db);
+
+/** Sets a key, dropping the oldest entry when the map is full (a Map iterates in insertion order). */
+function keep<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  if (map.size >= ENTRIES_KEPT) map.delete(map.keys().next().value as string);
+  map.set(key, value);
+}
+
+/**
+ * A count's key: its statement's condition (scope and filters, text and parameters) on its table; the
+ * rest of the count statement is the same for every count of the table.
+ */
+export const countKey = (table: string, cond: { sql: string; params: unknown[] }): string =>
+  `${table}\u0000${cond.sql}\u0000${JSON.stringify(cond.params)}`;
+
+/**
+ * The count last answered for a key, whatever the tables' version since: how large its match set
+ * was, a hint for the shape of the next statement (lists/page-statement.ts), never an answer.
+ */
+export const lastCount = (db: Db, key: string): number | undefined => lastCounts.get(db)?.get(key);
+
+export function noteCount(db: Db, key: string, count: number): void {
+  keep(mapOf(lastCounts, db), key, count);
 }
 
 /**
@@ -45,10 +71,7 @@ export function versionText(tables: readonly VersionedTable[]): string {
   return parts.length === 1 ? parts[0] : `greatest(${parts.join(', ')})`;
 }
 
-/**
- * A count's cache key is its statement's condition (scope and filters, text and parameters) on its
- * table: the rest of the count statement is the same for every count of the table.
- */
+/** The count kept for a key (countKey) while the tables' version is the one it was counted at. */
 export function cachedCount(db: Db, key: string, version: number): number | undefined {
   const entry = cacheOf(db).get(key);
   return entry && entry.version === version ? entry.count : undefined;
@@ -65,12 +88,6 @@ export async function countAndKeep(
 ): Promise<number> {
   const floor = await changeSeqFloor(db);
   const answer = await count();
-  if (answer.version < floor) {
-    const cache = cacheOf(db);
-    cache.delete(key);
-    // Oldest first: a Map iterates in insertion order.
-    if (cache.size >= ENTRIES_KEPT) cache.delete(cache.keys().next().value as string);
-    cache.set(key, { version: answer.version, count: answer.count });
-  }
+  if (answer.version < floor) keep(cacheOf(db), key, { version: answer.version, count: answer.count });
   return answer.count;
 }

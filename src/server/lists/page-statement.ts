@@ -16,7 +16,15 @@ import type { Database } from '../db/client';
 import { dialect } from '../db/dialect';
 import { inlineUuid, isReaderKeysScope } from '../db/read-scope-sql';
 import { confirmActor, pendingActorCheck, stampSql } from '../http/authenticate';
-import { cachedCount, countAndKeep, versionText, type VersionedTable } from './count-cache';
+import {
+  cachedCount,
+  countAndKeep,
+  countKey,
+  lastCount,
+  noteCount,
+  versionText,
+  type VersionedTable,
+} from './count-cache';
 
 const columnText = new Map<PgColumn, string>();
 /** `"table"."column"` as the compiled conditions write it. */
@@ -77,25 +85,37 @@ export function answeredByOrderIndex(cond: SQL): SQL {
 
 /**
  * Whether the page's ids are picked from an index first and only those rows then read, instead of
- * reading every candidate row from the table to sort it:
- * - a filter to organizations the caller reads in full (no scope condition is left), in an order
- *   other than the organization index's own: the pick is an index-only scan of that index (migration
- *   0012; EXPLAIN of an organization's 90 days sorted by created-at ascending 1.7 → 0.75 ms, by name
- *   1.3 → 0.55 ms). Not with a read-scope condition: its columns are not in that index, and the extra
- *   lookups cost more (bench/README.md);
- * - only the read scope and filters that `scopeCoveredOrder`'s index carries, in that order
- *   (migrations 0014, 0015).
+ * reading every candidate row from the table to sort it, and from which:
+ * - 'organization': a filter to organizations the caller reads in full (no scope condition is left),
+ *   in an order other than the organization index's own: the pick is an index-only scan of that index
+ *   (migration 0012; EXPLAIN of an organization's 90 days sorted by created-at ascending 1.7 → 0.75 ms,
+ *   by name 1.3 → 0.55 ms). Not with a read-scope condition: its columns are not in that index, and
+ *   the extra lookups cost more (bench/README.md);
+ * - 'order': only the read scope and filters that `scopeCoveredOrder`'s index carries, in that order
+ *   (migrations 0014, 0015): the index is walked until the page is full.
  */
-function picksIdsFirst(source: ListSource, list: ListRequest, where: readonly SQL[]): boolean {
+function indexPicking(
+  source: ListSource,
+  list: ListRequest,
+  where: readonly SQL[],
+): 'organization' | 'order' | undefined {
   const orgs = list.organizationIds;
   if (orgs?.length && readsAllOf(list.scope(), orgs))
-    return !(list.orderBy === source.organizationOrder && list.direction === 'desc');
-  return (
-    where.length > 0 &&
+    return list.orderBy === source.organizationOrder && list.direction === 'desc'
+      ? undefined
+      : 'organization';
+  return where.length > 0 &&
     where.every((c) => isReaderKeysScope(c) || inOrderIndex.has(c)) &&
     list.orderBy === source.scopeCoveredOrder
-  );
+    ? 'order'
+    : undefined;
 }
+
+/**
+ * Below this many rows a read scope's match set is read whole and sorted rather than found by walking
+ * the order index (runPage).
+ */
+const FEW_ROWS = 200;
 
 /** Pages past this one run unprepared, so deep pages do not each keep a statement on every connection. */
 const PREPARED_PAGES = 10;
@@ -112,40 +132,51 @@ async function runPage(
   source: ListSource,
   list: ListRequest,
   stampOf: string | undefined,
-): Promise<{ answer: Answer; cond: { sql: string; params: unknown[] } }> {
+): Promise<{ answer: Answer; cond: { sql: string; params: unknown[] }; key: string; walks: boolean }> {
   const where = list.where();
   const cond = where.length ? dialect.sqlToQuery(and(...where)!) : { sql: '', params: [] };
-  const pickIdsFirst = picksIdsFirst(source, list, where);
+  const picking = indexPicking(source, list, where);
+  // The walk of the order index tests entries until the page is full: for a caller who reads few rows
+  // (a new team, a reviewer with a handful of slides) that is the whole index, 100,000 entries, 44 ms.
+  // PostgreSQL cannot tell: a reader key missing from its statistics counts as half the rarest one
+  // (~450 of 100,000 rows), so it walks. When the last answer to these conditions counted fewer than
+  // FEW_ROWS, their match set is read whole from the scope's indexes (OFFSET 0 keeps the walk out of
+  // its plan) and sorted: 0.2 ms.
+  const walks = picking === 'order' && where.some(isReaderKeysScope);
+  const key = countKey(source.table, cond);
+  const readWhole = walks && (lastCount(database.db, key) ?? Infinity) < FEW_ROWS;
   const params = [...cond.params];
   const param = (value: unknown) => `$${params.push(value)}`;
   const dir = list.direction === 'asc' ? 'asc' : 'desc';
-  const key = columnSql(list.orderBy);
+  const sortKey = columnSql(list.orderBy);
   const id = columnSql(source.id);
   // The inner query picks the page's rows (its plan is the one the conditions and order choose); the
   // outer one, whose FROM takes the table's name so the JSON column's reference reads the picked rows,
   // joins their stored JSON texts.
-  const order = (d: string) => `${key} ${d} NULLS LAST, ${id} ${d}`;
+  const order = (d: string) => `${sortKey} ${d} NULLS LAST, ${id} ${d}`;
   // LIMIT and OFFSET are written into the text, not bound: a generic plan made without their values
   // assumes a large share of the table, costs more than the plans made for LIMIT 10, and PostgreSQL
   // then plans every run afresh (pg_prepared_statements: 0 generic / 421 custom in the bench). Both
   // are integers checked by the query schema; deep pages run unprepared (PREPARED_PAGES).
   const limit = Math.trunc(list.limit);
   const offset = Math.trunc((list.page - 1) * list.limit);
+  const table = source.table;
+  const rows = readWhole
+    ? `(SELECT ${id}, ${sortKey} FROM ${table} WHERE ${cond.sql} OFFSET 0) AS ${table}`
+    : table + (cond.sql ? ` WHERE ${cond.sql}` : '');
+  const page = `${rows} ORDER BY ${order(dir)} LIMIT ${limit} OFFSET ${offset}`;
   const text =
     `SELECT coalesce('[' || string_agg(${source.json}, ',' ORDER BY ${order(dir)}) || ']', '[]') AS rows, ` +
     `count(*)::int AS n, ${versionText(source.versioned)} AS version` +
     // The caller's id is written in like the scope's ids (read-scope-sql.ts), so the text has no
     // parameter left for the default lists and PostgreSQL keeps one generic plan for it.
     (stampOf ? `, ${stampSql(inlineUuid(stampOf) ?? param(stampOf))} AS stamp` : '') +
-    ` FROM (SELECT * FROM ${source.table}` +
-    (pickIdsFirst ? ` WHERE ${id} IN (SELECT ${id} FROM ${source.table}` : '') +
-    (cond.sql ? ` WHERE ${cond.sql}` : '') +
-    ` ORDER BY ${order(dir)} LIMIT ${limit} OFFSET ${offset})` +
-    (pickIdsFirst ? ')' : '') +
-    ` AS ${source.table}`;
+    ` FROM (SELECT * FROM ` +
+    (picking ? `${table} WHERE ${id} IN (SELECT ${id} FROM ${page}))` : `${page})`) +
+    ` AS ${table}`;
   const prepared = list.page <= PREPARED_PAGES;
   const [answer] = await database.query<Answer>(text, params, { prepared });
-  return { answer, cond };
+  return { answer, cond, key, walks };
 }
 
 /**
@@ -160,12 +191,12 @@ export async function listPage(
   list: ListRequest,
 ): Promise<string> {
   const check = pendingActorCheck(request);
-  let { answer, cond } = await runPage(database, source, list, check?.userId);
+  let { answer, cond, key, walks } = await runPage(database, source, list, check?.userId);
   // The caller's user, organization or teams changed since its actor was loaded: load it again
   // (401 when it is gone) and answer with the scope it has now.
   if (check && answer.stamp !== check.stamp) {
     await confirmActor(request);
-    ({ answer, cond } = await runPage(database, source, list, undefined));
+    ({ answer, cond, key, walks } = await runPage(database, source, list, undefined));
   }
   const offset = (list.page - 1) * list.limit;
   let count: number;
@@ -180,11 +211,11 @@ export async function listPage(
       );
       return { count: Number(row.count), version: Number(row.version) };
     };
-    const cacheKey = `${source.table}\u0000${cond.sql}\u0000${JSON.stringify(cond.params)}`;
     count =
-      cachedCount(database.db, cacheKey, Number(answer.version)) ??
-      (await countAndKeep(database.db, cacheKey, counted));
+      cachedCount(database.db, key, Number(answer.version)) ??
+      (await countAndKeep(database.db, key, counted));
   }
+  if (walks) noteCount(database.db, key, count);
   return `{"result":${answer.rows},"count":${count},"page":${list.page},"limit":${list.limit}}`;
 }
 
