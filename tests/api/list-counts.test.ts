@@ -133,15 +133,16 @@ describe.each(targets)('list counts on $name', (target) => {
         await list(reader.token, '/scan-groups?limit=2'),
         await list(reader.token, '/scan-groups?limit=2&page=2'),
         await list(reader.token, '/studies'),
+        await list(reader.token, '/studies?name=Few'),
       ];
       const first = await pages();
-      expect(first.map((p) => p.count)).toEqual([3, 3, 0]);
+      expect(first.map((p) => p.count)).toEqual([3, 3, 0, 0]);
       expect(first.slice(0, 2).flatMap((p) => p.result.map((r) => (r as { id: string }).id))).toEqual(
         ids.slice(0, 3).reverse(),
       );
       expect(await pages()).toEqual(first);
       const readWhole = sent.map((text) => text.includes('OFFSET 0) AS'));
-      expect(readWhole).toEqual([false, true, false, true, true, true]);
+      expect(readWhole).toEqual([false, true, false, false, true, true, true, true]);
 
       // A row shared since: the whole read sees it, in its place.
       await call(admin, 'PATCH', `/scan-groups/${ids[4]}`, { add: { assigneeUserIds: [reader.id] } });
