@@ -35,8 +35,32 @@ const durationMs = Number(f.get('duration') ?? 8) * 1000;
 const concurrency = Number(f.get('concurrency') ?? 50);
 const WARMUP_MS = 2000;
 const TARGET_P99_MS = 50;
-const MEMBER = { email: 'member@bench.test', password: 'bench member password' };
-const NEWCOMER = { email: 'newcomer@bench.test', password: 'bench newcomer password' };
+const MEMBER = { email: 'member@bench.test', password: 'bench member password', name: 'Bench member' };
+const NEWCOMER = {
+  email: 'newcomer@bench.test',
+  password: 'bench newcomer password',
+  name: 'Bench newcomer',
+};
+const POLICIES = ['manageOrganizationStudies', 'uploadOrganizationImages', 'createOrganizationLabels'];
+
+/** A persona's user, active, in `organizationId`, with the policies an ordinary lab member has. */
+async function addPersona(
+  server: BenchServer,
+  persona: typeof MEMBER,
+  organizationId: string,
+): Promise<string> {
+  const id = crypto.randomUUID();
+  await server.app.ctx.db.insert(users).values({
+    id,
+    email: persona.email,
+    name: persona.name,
+    passwordHash: await hashPassword(persona.password),
+    status: 'active',
+    organizationId,
+    enabledPolicies: POLICIES,
+  });
+  return id;
+}
 const scale: LabScale = {
   organizations: FULL_SCALE.organizations,
   scanGroups: Math.round(FULL_SCALE.scanGroups * fraction),
@@ -94,16 +118,7 @@ async function seed(server: BenchServer): Promise<SeededLab> {
   // As autovacuum would leave it: statistics, and a visibility map for index-only scans.
   await server.database.exec('VACUUM ANALYZE');
   // The member persona: an ordinary user of the first lab's root organization (so its teams too).
-  const memberId = crypto.randomUUID();
-  await server.app.ctx.db.insert(users).values({
-    id: memberId,
-    email: MEMBER.email,
-    name: 'Bench member',
-    passwordHash: await hashPassword(MEMBER.password),
-    status: 'active',
-    organizationId: lab.orgs[0].id,
-    enabledPolicies: ['manageOrganizationStudies', 'uploadOrganizationImages', 'createOrganizationLabels'],
-  });
+  const memberId = await addPersona(server, MEMBER, lab.orgs[0].id);
   return { ...lab, memberId };
 }
 
@@ -116,7 +131,6 @@ async function addNewcomer(server: BenchServer, lab: LabData): Promise<void> {
   const [known] = await server.database.query('SELECT 1 FROM users WHERE email = $1', [NEWCOMER.email]);
   if (known) return;
   const orgId = crypto.randomUUID();
-  const userId = crypto.randomUUID();
   const [policies] = await server.database.query<{ p: string[] }>(
     'SELECT enabled_policies AS p FROM organizations WHERE id = $1',
     [lab.orgs[0].id],
@@ -129,15 +143,7 @@ async function addNewcomer(server: BenchServer, lab: LabData): Promise<void> {
     availablePolicies: policies.p,
     enabledPolicies: policies.p,
   });
-  await server.app.ctx.db.insert(users).values({
-    id: userId,
-    email: NEWCOMER.email,
-    name: 'Bench newcomer',
-    passwordHash: await hashPassword(NEWCOMER.password),
-    status: 'active',
-    organizationId: orgId,
-    enabledPolicies: ['manageOrganizationStudies', 'uploadOrganizationImages'],
-  });
+  const userId = await addPersona(server, NEWCOMER, orgId);
   await server.database.query(
     `UPDATE scan_groups SET assignee_user_ids = assignee_user_ids || ARRAY[$1::text]
      WHERE id IN (SELECT id FROM scan_groups WHERE organization_id = $2 ORDER BY created_at LIMIT 3)`,
