@@ -132,7 +132,7 @@ async function runPage(
   source: ListSource,
   list: ListRequest,
   stampOf: string | undefined,
-): Promise<{ answer: Answer; cond: { sql: string; params: unknown[] }; key: string; walks: boolean }> {
+): Promise<{ answer: Answer; cond: { sql: string; params: unknown[] }; hintKey?: string }> {
   const where = list.where();
   const cond = where.length ? dialect.sqlToQuery(and(...where)!) : { sql: '', params: [] };
   const picking = indexPicking(source, list, where);
@@ -141,10 +141,11 @@ async function runPage(
   // PostgreSQL cannot tell: a reader key missing from its statistics counts as half the rarest one
   // (~450 of 100,000 rows), so it walks. When the last answer to these conditions counted fewer than
   // FEW_ROWS, their match set is read whole from the scope's indexes (OFFSET 0 keeps the walk out of
-  // its plan) and sorted: 0.2 ms.
-  const walks = picking === 'order' && where.some(isReaderKeysScope);
-  const key = countKey(source.table, cond);
-  const readWhole = walks && (lastCount(database.db, key) ?? Infinity) < FEW_ROWS;
+  // its plan) and sorted: 0.2 ms. hintKey: where the walk is the plan, the key listPage notes the match
+  // set's size under (only those lists pay for it).
+  const hintKey =
+    picking === 'order' && where.some(isReaderKeysScope) ? countKey(source.table, cond) : undefined;
+  const readWhole = hintKey !== undefined && (lastCount(database.db, hintKey) ?? Infinity) < FEW_ROWS;
   const params = [...cond.params];
   const param = (value: unknown) => `$${params.push(value)}`;
   const dir = list.direction === 'asc' ? 'asc' : 'desc';
@@ -176,7 +177,7 @@ async function runPage(
     ` AS ${table}`;
   const prepared = list.page <= PREPARED_PAGES;
   const [answer] = await database.query<Answer>(text, params, { prepared });
-  return { answer, cond, key, walks };
+  return { answer, cond, hintKey };
 }
 
 /**
@@ -191,12 +192,12 @@ export async function listPage(
   list: ListRequest,
 ): Promise<string> {
   const check = pendingActorCheck(request);
-  let { answer, cond, key, walks } = await runPage(database, source, list, check?.userId);
+  let { answer, cond, hintKey } = await runPage(database, source, list, check?.userId);
   // The caller's user, organization or teams changed since its actor was loaded: load it again
   // (401 when it is gone) and answer with the scope it has now.
   if (check && answer.stamp !== check.stamp) {
     await confirmActor(request);
-    ({ answer, cond, key, walks } = await runPage(database, source, list, undefined));
+    ({ answer, cond, hintKey } = await runPage(database, source, list, undefined));
   }
   const offset = (list.page - 1) * list.limit;
   let count: number;
@@ -211,11 +212,12 @@ export async function listPage(
       );
       return { count: Number(row.count), version: Number(row.version) };
     };
+    const key = hintKey ?? countKey(source.table, cond);
     count =
       cachedCount(database.db, key, Number(answer.version)) ??
       (await countAndKeep(database.db, key, counted));
   }
-  if (walks) noteCount(database.db, key, count);
+  if (hintKey !== undefined) noteCount(database.db, hintKey, count);
   return `{"result":${answer.rows},"count":${count},"page":${list.page},"limit":${list.limit}}`;
 }
 
