@@ -12,6 +12,8 @@ const BENCHES: Record<string, string> = {
   tiles: 'random tiles of a processed slide through the server at 50 clients (--size, --duration, --db)',
   slides: 'raw reader tile reads of a big CZI (positional: width height concurrency tiles)',
   offline: 'offline-first sync, first paint and replay in Chromium (needs npm run build)',
+  uploads:
+    'one file through the real uploader in Chromium vs curl -T, with memory (positional: MiB, small MiB; needs npm run build)',
 };
 
 const dir = path.dirname(fileURLToPath(import.meta.url));

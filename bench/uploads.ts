@@ -1,4 +1,4 @@
-// Upload benchmark (issue 5): one file over loopback through the real client (the uploader in
+// Upload benchmark: one file over loopback through the real client (the uploader in
 // Chromium: worker, tus, SHA-1 per chunk, adaptive chunks, the OPFS copy) and through a plain
 // `curl -T` PATCH of the same file to the same server, in one run. Prints both throughputs and their
 // ratio (target ≥ 0.8), the server's peak memory, and the page's (renderer's) peak memory for a small
