@@ -68,7 +68,15 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/check-email',
     { schema: { querystring: CheckEmailQuery, response: { 200: CheckEmailResult } } },
-    async (request) => ({ isEmailAvailable: !(await findUserByEmail(db, request.query.email)) }),
+    async (request) => {
+      // Only for who may invite, and only about their own organization and its teams (the platform's
+      // user managers: every organization), so nobody can learn which addresses have accounts elsewhere.
+      assertCan(request, 'create', 'User');
+      const row = await findUserByEmail(db, request.query.email);
+      const scope = scopeOf(request, 'User');
+      const inTree = row && (scope.all || accessOf(request).actor.orgAndTeams.includes(row.organizationId));
+      return { isEmailAvailable: !inTree };
+    },
   );
 
   app.post('/', { schema: { body: UserCreateBody, response: { 200: One } } }, async (request) => {
