@@ -16,7 +16,7 @@ import {
 } from '../../api/organizations';
 import { User } from '../../api/users';
 import { recordActivity } from '../activities/record';
-import { actionTokens, organizations, refreshTokens, users } from '../db/schema';
+import { actionTokens, organizations, refreshTokens, sessions, users } from '../db/schema';
 import { readScopeSql } from '../db/read-scope-sql';
 import { notFound } from '../http/errors';
 import { accessOf, assertCan, assertReadable, assertUpdate, scopeOf } from '../http/guard';
@@ -148,6 +148,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       await tx.delete(users).where(eq(users.id, row.id));
       // Their sessions and e-mailed links end with them.
       await tx.delete(refreshTokens).where(eq(refreshTokens.userId, row.id));
+      await tx.delete(sessions).where(eq(sessions.userId, row.id));
       await tx.delete(actionTokens).where(eq(actionTokens.userId, row.id));
       await tx
         .update(organizations)
