@@ -170,7 +170,7 @@ describe.each(targets)('security of sessions and limits on $name', (target) => {
       expect(owner.statusCode).toBe(200);
     });
 
-    it('the account’s own ceiling holds over guesses spread across many addresses', async () => {
+    it('the account’s own ceiling holds over guesses spread across many addresses, until a reset', async () => {
       await addUser(t.app, { email: 'spread@lab.test', password: 'spread-password' });
       const ceiling = LOGIN_LIMITS.perAccount.max;
       const addresses = Array.from({ length: Math.ceil(ceiling / limit) }, (_, i) => `192.0.2.${i + 1}`);
@@ -193,6 +193,17 @@ describe.each(targets)('security of sessions and limits on $name', (target) => {
       );
       expect(fresh.statusCode).toBe(429);
       expect(fresh.json().message).toBe(AuthText.tooManyAttempts);
+      // The owner gets back in by resetting the password, which proves the mailbox.
+      await post('/auth/forgot-password', { email: 'spread@lab.test' }, {}, '192.0.2.200');
+      const token = resetTokenIn(lastMail(t.dataDir)!);
+      await post('/auth/reset-password', { token, password: 'spread-password-2' }, {}, '192.0.2.200');
+      const back = await post(
+        '/auth/login',
+        { email: 'spread@lab.test', password: 'spread-password-2' },
+        {},
+        '192.0.2.200',
+      );
+      expect(back.statusCode).toBe(200);
     });
 
     it('forgot-password is throttled per account (known or not) and per address', async () => {

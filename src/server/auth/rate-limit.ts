@@ -83,6 +83,19 @@ export async function loginSucceeded(db: Db, email: string, ip: string): Promise
   await refund(db, k.account);
 }
 
+/**
+ * A password reset proves the mailbox: the account's sign-in counts (from everywhere, and from each
+ * address) start again, so guesses spread over many addresses cannot keep its owner out.
+ */
+export async function clearLoginLimits(db: Db, email: string): Promise<void> {
+  const account = normal(email);
+  await db
+    .delete(rateCounters)
+    .where(
+      sql`${rateCounters.key} = ${`login:acct:${account}`} OR starts_with(${rateCounters.key}, ${`login:pair:${account}:`})`,
+    );
+}
+
 export type MailKind = 'forgot-password' | 'register-request' | 'invitation' | 'bug-report';
 
 /**

@@ -33,7 +33,7 @@ import {
   dropActionTokens,
   spendActionToken,
 } from './action-tokens';
-import { assertMailAllowed, loginSucceeded, reserveLoginAttempt } from './rate-limit';
+import { assertMailAllowed, clearLoginLimits, loginSucceeded, reserveLoginAttempt } from './rate-limit';
 
 const NONCE_TTL_MS = 5 * 60_000;
 const Message = z.object({ message: z.string() });
@@ -192,6 +192,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         .set({ passwordHash: await hashPassword(request.body.password), updatedAt: new Date() })
         .where(eq(users.id, userId));
       await sessions.revokeAllFor(userId);
+      const user = await findUser(db, userId);
+      if (user) await clearLoginLimits(db, user.email);
       return { ok: true as const };
     },
   );
