@@ -13,3 +13,27 @@ export const REFRESH_TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
 /** Tokens are refreshed 2 × 20 s before the access token expires (§9). */
 export const TOKEN_REFRESH_MARGIN_MS = 2 * 20_000;
 export const GOOGLE_NONCE_REFRESH_MS = 90_000;
+
+/**
+ * A refresh token presented again this soon after its exchange (another tab refreshing at the same
+ * moment) answers the same pair as the first use; later, reuse ends the session (docs/security.md).
+ */
+export const REFRESH_REUSE_GRACE_SECONDS = 10;
+/** How long a server process trusts its last look at a session before asking the database again. */
+export const SESSION_CHECK_CACHE_SECONDS = 5;
+
+/** Sign-in attempts (docs/security.md "Limits and enumeration"): each counted before it is checked. */
+export const LOGIN_LIMITS = {
+  /** Per account and address: the owner elsewhere is not locked out by someone else's guesses. */
+  perAccountAddress: { max: 5, windowSeconds: 15 * 60 },
+  /** Per address, over every account it tries. */
+  perAddress: { max: 20, windowSeconds: 15 * 60 },
+  /** Per account from all addresses together: the slower ceiling on guesses spread over many. */
+  perAccount: { max: 50, windowSeconds: 24 * 60 * 60 },
+} as const;
+
+/** Calls that send e-mail: forgot-password, register-request, invitation resend, bug reports. */
+export const MAIL_LIMITS = {
+  perAccount: { max: 5, windowSeconds: 60 * 60 },
+  perAddress: { max: 20, windowSeconds: 60 * 60 },
+} as const;

@@ -129,6 +129,11 @@ export const AuthText = {
   userInactive: 'This account is not active',
 } as const;
 
+/** Ours too: the answer of a call that sends e-mail once its address or account asked too often. */
+export const LimitText = {
+  tooManyMails: 'Too many e-mails were asked for. Please wait an hour and try again.',
+} as const;
+
 /** §8 message extraction: string as is; Error/object message; array's first string; else unknown. */
 export function extractMessage(error: unknown): string {
   if (typeof error === 'string') return error;

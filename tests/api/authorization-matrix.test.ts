@@ -92,7 +92,7 @@ const MATRIX: Array<[string, string, Setup]> = [
   ['delete the own organization', '403 403 403 403 403 403', (c) => ({ method: 'DELETE', url: `/organizations/${c.me.organizationId}` })],
 
   ['list users', '200 200 200 200 200 200', () => ({ method: 'GET', url: '/users' })],
-  ['check an e-mail', '200 200 200 200 200 200', () => ({ method: 'GET', url: '/users/check-email?email=a@b.test' })],
+  ['check an e-mail', '200 200 200 403 403 200', () => ({ method: 'GET', url: '/users/check-email?email=a@b.test' })],
   ['invite into the lab', '200 200 200 403 403 403', (c) => ({ method: 'POST', url: '/users', payload: { user: { email: `${uid()}@lab.test`, organizationId: c.f.orgs.lab } } })],
   ['invite into the own organization', '200 200 200 403 403 200', () => ({ method: 'POST', url: '/users', payload: { user: { email: `${uid()}@lab.test` } } })],
   ['read a lab user', '200 200 200 200 200 404', (c) => ({ method: 'GET', url: `/users/${c.f.qc.id}` })],

@@ -78,11 +78,11 @@ describe.each(targets)('users on $name', (target) => {
 
   describe('GET /v2/users/check-email', () => {
     it('answers whether an address is free, ignoring case', async () => {
-      const taken = await call(f.member, 'GET', '/check-email?email=QC@lab.test');
+      const taken = await call(f.orgAdmin, 'GET', '/check-email?email=QC@lab.test');
       expect(taken.json()).toEqual({ isEmailAvailable: false });
-      const free = await call(f.member, 'GET', '/check-email?email=new@lab.test');
+      const free = await call(f.orgAdmin, 'GET', '/check-email?email=new@lab.test');
       expect(free.json()).toEqual({ isEmailAvailable: true });
-      const bad = await call(f.member, 'GET', '/check-email?email=nope');
+      const bad = await call(f.orgAdmin, 'GET', '/check-email?email=nope');
       expect(bad.statusCode).toBe(400);
       expect(bad.json().message).toBe('querystring.email: Enter a valid e-mail address');
     });

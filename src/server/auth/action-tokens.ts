@@ -1,8 +1,9 @@
 // Single-use e-mailed tokens (password reset, account activation): only their hash is stored, and
-// spending one is a single conditional update, so a token works once even under concurrent use.
+// spending one is a single conditional update, so a token works once even under concurrent use. Only
+// the newest link of a purpose works: making one deletes the user's unspent older ones.
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { actionTokens } from '../db/schema';
+import { actionTokens, users } from '../db/schema';
 import { randomSecret, sha256 } from './passwords';
 
 export type TokenPurpose = 'reset' | 'activate';
@@ -17,13 +18,27 @@ export async function createActionToken(
   ttlMs: number,
 ): Promise<string> {
   const token = randomSecret();
-  await db.insert(actionTokens).values({
-    tokenHash: sha256(token),
-    purpose,
-    userId,
-    expiresAt: new Date(Date.now() + ttlMs),
+  await db.transaction(async (tx) => {
+    // The user's row lock orders concurrent requests, so exactly one newest link survives.
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+    await dropActionTokens(tx, userId, purpose);
+    await tx.insert(actionTokens).values({
+      tokenHash: sha256(token),
+      purpose,
+      userId,
+      expiresAt: new Date(Date.now() + ttlMs),
+    });
   });
   return token;
+}
+
+/** Makes the user's unspent links of `purpose` stop working (a newer one, a changed password). */
+export async function dropActionTokens(db: Db, userId: string, purpose: TokenPurpose): Promise<void> {
+  await db
+    .delete(actionTokens)
+    .where(
+      and(eq(actionTokens.userId, userId), eq(actionTokens.purpose, purpose), isNull(actionTokens.usedAt)),
+    );
 }
 
 /** The link a person follows: /rp for a reset, /register for an activation. */

@@ -26,8 +26,14 @@ import { badRequest, forbidden, unauthorized } from '../http/errors';
 import { ACCESS_COOKIE, REFRESH_COOKIE, actorOf, loadActor } from '../http/authenticate';
 import { findUser, findUserByEmail, toOrganization, toUser } from '../users/repository';
 import { hashPassword, randomSecret, verifyPassword } from './passwords';
-import { RESET_TTL_MS, actionLink, createActionToken, spendActionToken } from './action-tokens';
-import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './rate-limit';
+import {
+  RESET_TTL_MS,
+  actionLink,
+  createActionToken,
+  dropActionTokens,
+  spendActionToken,
+} from './action-tokens';
+import { assertMailAllowed, clearLoginLimits, loginSucceeded, reserveLoginAttempt } from './rate-limit';
 
 const NONCE_TTL_MS = 5 * 60_000;
 const Message = z.object({ message: z.string() });
@@ -80,19 +86,18 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { public: true }, schema: { body: LoginBody, response: { 200: AuthResult } } },
     async (request, reply) => {
       const { email, password, cloudflareToken, nonceVal } = request.body;
-      await assertLoginAllowed(db, email, request.ip);
+      // Counted before the password is checked, so concurrent guesses cannot pass the limit.
+      await reserveLoginAttempt(db, email, request.ip);
       if (app.ctx.botCheck) {
         const human = await app.ctx.botCheck.verify(cloudflareToken, request.ip);
         const nonceOk = nonceVal ? await consumeNonce(nonceVal) : true;
         if (!human || !nonceOk) throw badRequest(AuthText.botCheckFailed, 'BOT_CHECK_FAILED');
       }
       const user = await findUserByEmail(db, email);
-      if (!(await verifyPassword(user?.passwordHash ?? null, password)) || !user) {
-        await recordLoginFailure(db, email, request.ip);
+      if (!(await verifyPassword(user?.passwordHash ?? null, password)) || !user)
         throw unauthorized(AuthText.invalidCredentials, 'INVALID_CREDENTIALS');
-      }
       if (user.status !== 'active') throw unauthorized(AuthText.userInactive, 'USER_INACTIVE');
-      await clearLoginFailures(db, email);
+      await loginSucceeded(db, email, request.ip);
       return signIn(reply, user.id);
     },
   );
@@ -149,6 +154,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         .update(users)
         .set({ passwordHash: await hashPassword(request.body.newPassword), updatedAt: new Date() })
         .where(eq(users.id, user.id));
+      // The other sessions end (a thief's among them); this one goes on. Reset links out stop working.
+      await sessions.revokeAllFor(user.id, request.sessionId);
+      await dropActionTokens(db, user.id, 'reset');
       return { ok: true as const };
     },
   );
@@ -157,6 +165,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/forgot-password',
     { config: { public: true }, schema: { body: ForgotPasswordBody, response: { 200: Message } } },
     async (request) => {
+      await assertMailAllowed(db, 'forgot-password', request.body.email, request.ip);
       const user = await findUserByEmail(db, request.body.email);
       if (user && user.status === 'active') {
         const token = await createActionToken(db, user.id, 'reset', RESET_TTL_MS);
@@ -183,6 +192,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         .set({ passwordHash: await hashPassword(request.body.password), updatedAt: new Date() })
         .where(eq(users.id, userId));
       await sessions.revokeAllFor(userId);
+      const user = await findUser(db, userId);
+      if (user) await clearLoginLimits(db, user.email);
       return { ok: true as const };
     },
   );
@@ -211,6 +222,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { public: true }, schema: { body: RegisterRequestBody, response: { 200: Ok } } },
     async (request) => {
       const body = request.body;
+      await assertMailAllowed(db, 'register-request', body.email, request.ip);
       await db.insert(registrationRequests).values({ id: crypto.randomUUID(), ...body });
       if (app.ctx.config.adminEmail)
         await app.ctx.mailer.send({

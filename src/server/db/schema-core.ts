@@ -88,9 +88,29 @@ export const refreshTokens = pgTable(
     expiresAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
     usedAt: timestamp({ withTimezone: true, mode: 'date' }),
     revokedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /**
+     * The pair this token was exchanged for, encrypted with a key drawn from this token's secret, so
+     * that a second tab presenting it within the grace window gets the same pair (auth/sessions.ts).
+     */
+    successor: text(),
     createdAt: now(),
   },
   (t) => [index('refresh_tokens_family_idx').on(t.familyId)],
+);
+
+/**
+ * Sign-in sessions: one per refresh-token family. Access tokens name theirs (claim `sid`), and a
+ * request is refused once its session has ended (sign-out, password change or reset).
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid().primaryKey(),
+    userId: uuid().notNull(),
+    createdAt: now(),
+    endedAt: timestamp({ withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
 /** Single-use e-mailed tokens (password reset, activation); only a hash is stored. */
@@ -103,16 +123,15 @@ export const actionTokens = pgTable('action_tokens', {
   createdAt: now(),
 });
 
-/** Failed sign-ins per account and per address, for rate limiting across processes. */
-export const loginFailures = pgTable(
-  'login_failures',
-  {
-    id: uuid().primaryKey(),
-    key: text().notNull(),
-    at: now(),
-  },
-  (t) => [index('login_failures_key_idx').on(t.key, t.at)],
-);
+/**
+ * Rate-limit counters (sign-in attempts, mail-sending calls), one row per key and fixed window, kept in
+ * the database so every server process counts against the same number (auth/rate-limit.ts).
+ */
+export const rateCounters = pgTable('rate_counters', {
+  key: text().primaryKey(),
+  windowStart: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+  count: integer().notNull(),
+});
 
 /** Nonces handed out for Google sign-in; single use. */
 export const authNonces = pgTable('auth_nonces', {

@@ -1,5 +1,6 @@
 // Resolves the caller of a /v2 request from `Authorization: Bearer` or the httpOnly access cookie,
-// and loads their user and organization. Routes marked `config: { public: true }` skip it.
+// checks that the token's session has not ended (auth/sessions.ts), and loads their user and
+// organization. Routes marked `config: { public: true }` skip it.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { effectivePolicies } from '../../access/policies';
 import { AuthText, Session } from '../../api/messages';
@@ -31,6 +32,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     actor?: Actor;
     actorCheck?: PendingCheck;
+    /** The session of the caller's access token (sign-in), for calls that end the others. */
+    sessionId?: string;
   }
   interface FastifyContextConfig {
     /**
@@ -135,6 +138,8 @@ export function installAuthentication(app: FastifyInstance): void {
     const token = bearerToken(request);
     if (!token) throw unauthorized(Session.notLoggedIn, 'NOT_LOGGED_IN');
     const claims = await app.ctx.sessions.verifyAccess(token);
+    await app.ctx.sessions.assertLive(claims.sessionId);
+    request.sessionId = claims.sessionId;
     const pending = request.routeOptions.config.checksActor ? actors.pending(claims.userId) : undefined;
     if (pending) {
       request.actor = pending.actor;

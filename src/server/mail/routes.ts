@@ -6,6 +6,7 @@ import { effectivePolicies, type Policy } from '../../access';
 import { Ok } from '../../api/common';
 import { MailText, RequestChangeBody, SendBugsBody } from '../../api/mail';
 import { recordActivity } from '../activities/record';
+import { assertMailAllowed } from '../auth/rate-limit';
 import type { Db } from '../db/client';
 import { organizations, users } from '../db/schema';
 import { actorOf } from '../http/authenticate';
@@ -80,6 +81,7 @@ export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/send-bugs', { schema: { body: SendBugsBody, response: { 200: Ok } } }, async (request) => {
     const { user, organization } = actorOf(request);
+    await assertMailAllowed(db, 'bug-report', user.id, request.ip);
     const who = user.name || user.email;
     await deliver(await platformAdmins(db), {
       subject: MailText.bugSubject(who),

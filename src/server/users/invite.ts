@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { UserText, type UserCreate } from '../../api/organizations';
 import { recordActivity } from '../activities/record';
 import { ACTIVATION_TTL_MS, actionLink, createActionToken } from '../auth/action-tokens';
+import { assertMailAllowed } from '../auth/rate-limit';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { actionTokens, organizations, users } from '../db/schema';
@@ -158,6 +159,7 @@ export async function resendInvitation(
     if (!row) throw notFound('User');
     assertCreate(request, 'User', { id: row.id, organizationId: row.organizationId }, []);
     if (row.status === 'active') throw conflict(UserText.alreadyActive, 'ALREADY_ACTIVE');
+    await assertMailAllowed(tx, 'invitation', row.id, request.ip);
     const [org] = await tx.select().from(organizations).where(eq(organizations.id, row.organizationId));
     await sendInvitation(ctx, tx, row, org?.name ?? '', inviter, linkBase);
     return markPending(tx, row.id, row.organizationId, actor.userId);

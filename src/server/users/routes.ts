@@ -16,7 +16,7 @@ import {
 } from '../../api/organizations';
 import { User } from '../../api/users';
 import { recordActivity } from '../activities/record';
-import { actionTokens, organizations, refreshTokens, users } from '../db/schema';
+import { actionTokens, organizations, refreshTokens, sessions, users } from '../db/schema';
 import { readScopeSql } from '../db/read-scope-sql';
 import { notFound } from '../http/errors';
 import { accessOf, assertCan, assertReadable, assertUpdate, scopeOf } from '../http/guard';
@@ -68,7 +68,15 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/check-email',
     { schema: { querystring: CheckEmailQuery, response: { 200: CheckEmailResult } } },
-    async (request) => ({ isEmailAvailable: !(await findUserByEmail(db, request.query.email)) }),
+    async (request) => {
+      // Only for who may invite, and only about their own organization and its teams (the platform's
+      // user managers: every organization), so nobody can learn which addresses have accounts elsewhere.
+      assertCan(request, 'create', 'User');
+      const row = await findUserByEmail(db, request.query.email);
+      const scope = scopeOf(request, 'User');
+      const inTree = row && (scope.all || accessOf(request).actor.orgAndTeams.includes(row.organizationId));
+      return { isEmailAvailable: !inTree };
+    },
   );
 
   app.post('/', { schema: { body: UserCreateBody, response: { 200: One } } }, async (request) => {
@@ -140,6 +148,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       await tx.delete(users).where(eq(users.id, row.id));
       // Their sessions and e-mailed links end with them.
       await tx.delete(refreshTokens).where(eq(refreshTokens.userId, row.id));
+      await tx.delete(sessions).where(eq(sessions.userId, row.id));
       await tx.delete(actionTokens).where(eq(actionTokens.userId, row.id));
       await tx
         .update(organizations)
