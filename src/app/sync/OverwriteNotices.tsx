@@ -29,7 +29,8 @@ export const OverwriteText = {
   subject: (n: Pick<OverwriteNotice, 'kind' | 'label' | 'field'>) =>
     `${n.kind === 'scan-groups' ? `Slide${n.label ? ` ${n.label}` : ''}` : 'Study'} ${n.field}`,
   yours: (value: unknown) => `Yours, now saved: '${shown(value)}'`,
-  theirs: (value: unknown) => `Replaced: '${shown(value)}', saved by someone else after your change was made`,
+  // Saved elsewhere: by another user, or by the same user on another device.
+  theirs: (value: unknown) => `Replaced: '${shown(value)}', saved after your change was made`,
   restore: (value: unknown) => `Restore '${shown(value)}'`,
   keep: 'Keep mine',
 } as const;
