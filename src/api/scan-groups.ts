@@ -2,6 +2,7 @@
 // and the archive/reactivate vocabulary of §4.2.
 import { z } from 'zod';
 import { Id } from './common';
+import { editBase, OverwrittenList } from './edit-base';
 import { ScanGroupStatuses, StorageStatuses } from './enums';
 import { ScanGroup } from './entities';
 import { isoDateParam, pageParams, repeated } from './lists';
@@ -66,6 +67,9 @@ const ScanGroupSetOps = z.strictObject({
   assigneeOrgIds: IdSet.optional(),
 });
 
+/** A slide's fields whose overwriting is reported to the writer (src/api/edit-base.ts). */
+export const SCAN_GROUP_GUARDED_FIELDS = ['name', 'notes'] as const;
+
 export const UpdateScanGroupBody = z
   .strictObject({
     scanGroup: z
@@ -81,6 +85,7 @@ export const UpdateScanGroupBody = z
       .optional(),
     add: ScanGroupSetOps.extend({ tags: z.array(Tag).max(SET_MAX).optional() }).optional(),
     remove: ScanGroupSetOps.optional(),
+    base: editBase(SCAN_GROUP_GUARDED_FIELDS).optional(),
   })
   .refine((b) => b.scanGroup || b.add || b.remove, { message: 'Send scanGroup, add or remove' });
 export type UpdateScanGroupBody = z.input<typeof UpdateScanGroupBody>;
@@ -110,3 +115,5 @@ export const ScanGroupListQuery = z.object({
 export type ScanGroupListQuery = z.input<typeof ScanGroupListQuery>;
 
 export const ScanGroupResult = z.object({ result: ScanGroup });
+/** A PATCH's answer: the stored slide, and the newer values it replaced, if any. */
+export const UpdateScanGroupResult = ScanGroupResult.extend({ overwritten: OverwrittenList.optional() });

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { Id } from './common';
 import { STUDY_NAME_MAX, TAG_MAX_LENGTH, TAGS_PER_STUDY_MAX } from './constants';
+import { editBase, OverwrittenList } from './edit-base';
 import { Study, UserViewerSettings, ViewerOptions } from './entities';
 import { isoDateParam, pageParams, repeated } from './lists';
 
@@ -89,6 +90,9 @@ export const echoedFields = {
   inheritedAssignees: z.array(z.unknown()).max(SET_MAX),
 };
 
+/** A study's fields whose overwriting is reported to the writer (src/api/edit-base.ts). */
+export const STUDY_GUARDED_FIELDS = ['name'] as const;
+
 export const UpdateStudyBody = z
   .strictObject({
     study: z
@@ -97,6 +101,7 @@ export const UpdateStudyBody = z
       .optional(),
     add: StudySetOps.extend({ tags: z.array(Tag).max(TAGS_PER_STUDY_MAX).optional() }).optional(),
     remove: StudySetOps.optional(),
+    base: editBase(STUDY_GUARDED_FIELDS).optional(),
   })
   .refine((b) => b.study || b.add || b.remove, { message: 'Send study, add or remove' });
 export type UpdateStudyBody = z.input<typeof UpdateStudyBody>;
@@ -124,6 +129,8 @@ export const StudyTagsQuery = z.object({ search: z.string().max(TAG_MAX_LENGTH).
 export const StudyTags = z.object({ tags: z.array(z.string()) });
 
 export const StudyResult = z.object({ result: Study });
+/** A PATCH's answer: the stored study, and the newer values it replaced, if any. */
+export const UpdateStudyResult = StudyResult.extend({ overwritten: OverwrittenList.optional() });
 
 // --- user viewer settings (one's own, per study) ---
 

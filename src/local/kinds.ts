@@ -17,6 +17,8 @@ import {
   ScanOrderList,
   Study,
 } from '../api/entities';
+import { SCAN_GROUP_GUARDED_FIELDS } from '../api/scan-groups';
+import { STUDY_GUARDED_FIELDS } from '../api/studies';
 import { Organization, User } from '../api/users';
 
 export type MirrorTable =
@@ -45,6 +47,11 @@ export interface KindSpec {
   /** Fields holding sets of ids or strings: merged by add/remove, never overwritten wholesale. */
   setFields: readonly string[];
   /**
+   * Plain fields a PATCH sends with its base (the values it replaces), so the server can say when the
+   * edit overwrote a newer value (src/api/edit-base.ts). None when absent.
+   */
+  guardedFields?: readonly string[];
+  /**
    * Extra Dexie indexes beyond `id`, only those something reads by (orderBy, readRowsWhere): each one is
    * written with every stored row. A change needs a new version in db.ts.
    */
@@ -61,6 +68,7 @@ export const KIND_SPECS: readonly KindSpec[] = [
     entityKey: 'study',
     schema: Study,
     setFields: ['tags', 'scanGroupIds', ...assigneeSets],
+    guardedFields: STUDY_GUARDED_FIELDS,
     indexes: 'updatedAt, createdAt, name, organizationId',
   },
   {
@@ -70,6 +78,7 @@ export const KIND_SPECS: readonly KindSpec[] = [
     entityKey: 'scanGroup',
     schema: ScanGroup,
     setFields: ['tags', ...assigneeSets],
+    guardedFields: SCAN_GROUP_GUARDED_FIELDS,
     indexes: 'createdAt, simpleId',
   },
   {

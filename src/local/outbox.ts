@@ -4,9 +4,9 @@
 // entry leaves the outbox only when the server accepted it or the user discards it.
 import { z } from 'zod';
 import type { SyncKind } from '../api/sync';
-import { refsOf, type LocalDb, type OutboxEntry, type OutboxMethod } from './db';
+import { refsOf, type LocalDb, type MirrorRow, type OutboxEntry, type OutboxMethod } from './db';
 import { movedKey, parseTarget, targetKey } from './effects';
-import { kindSpec } from './kinds';
+import { kindSpec, type KindSpec } from './kinds';
 import { baseOf, rebuildTarget } from './mirror';
 import { withQuotaRetry } from './quota';
 
@@ -43,13 +43,17 @@ export async function enqueue(db: LocalDb, asked: EnqueueRequest): Promise<Outbo
       const last = await db.outbox.orderBy('seq').last();
       const current = target ? await db.mirror(target.spec.table).get(target.id) : undefined;
       const base = baseOf(current);
+      const baseVersion = typeof base?.updatedAt === 'string' ? base.updatedAt : null;
       const entry: OutboxEntry = {
         id: newId(),
         seq: (last?.seq ?? 0) + 1,
         method: request.method,
         path: request.path,
-        body: request.body,
-        baseVersion: typeof base?.updatedAt === 'string' ? base.updatedAt : null,
+        body:
+          request.method === 'PATCH' && target
+            ? withEditBase(request.body, target.spec, current, baseVersion)
+            : request.body,
+        baseVersion,
         createdAt: new Date().toISOString(),
         attempts: 0,
         state: 'pending',
@@ -63,6 +67,33 @@ export async function enqueue(db: LocalDb, asked: EnqueueRequest): Promise<Outbo
       return entry;
     }),
   );
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A PATCH of guarded fields goes with its base (src/api/edit-base.ts): the version of the server copy
+ * the change is made on, and each changed field's value as shown here (this device's own pending edits
+ * included, so that a second rename does not count as overwriting the first). The server then says
+ * when the change replaced a value someone else saved after that copy.
+ */
+function withEditBase(
+  body: unknown,
+  spec: KindSpec,
+  shown: MirrorRow | undefined,
+  version: string | null,
+): unknown {
+  if (!version || !shown || !spec.guardedFields?.length || !isObject(body) || 'base' in body) return body;
+  const inner = body[spec.entityKey];
+  if (!isObject(inner)) return body;
+  const replaced: Record<string, string | null> = {};
+  for (const field of spec.guardedFields) {
+    const value = shown[field];
+    if (field in inner && (typeof value === 'string' || value === null)) replaced[field] = value;
+  }
+  if (Object.keys(replaced).length === 0) return body;
+  return { ...body, base: { updatedAt: version, ...replaced } };
 }
 
 /** The request aimed at the row's server id when its temporary id has been replaced meanwhile. */

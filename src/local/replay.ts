@@ -18,6 +18,7 @@ import { kindSpec } from './kinds';
 import { defaultLock, type LockRunner } from './locks';
 import { baseOf, newerCopy, rebuildTarget } from './mirror';
 import { DAMAGED_ENTRY, listEntries, mirrorTablesOf } from './outbox';
+import { recordOverwrites } from './overwrites';
 import { movedKey } from './read';
 import {
   NetworkError,
@@ -475,6 +476,8 @@ async function settleSuccess(db: LocalDb, entry: OutboxEntry, body: unknown): Pr
   // No entity in the answer: assume the server did what was asked, until the next pull says more.
   else base = applyEffect((current as Row | null) ?? undefined, effect, entry.preview) ?? null;
   await rebuildTarget(db, kind, id, base);
+  // The server may say the change replaced a newer value: the user is told (overwrites.ts).
+  if (effect.op === 'update') await recordOverwrites(db, entry, kind, id, body);
   return remapped;
 }
 

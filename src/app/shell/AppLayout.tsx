@@ -1,10 +1,12 @@
-// The signed-in frame: top bar, the page, the footer; an offline banner when the network is gone.
+// The signed-in frame: top bar, the page, the footer; an offline banner when the network is gone, and
+// the notices of changes that replaced someone else's newer value.
 import { AppShell, Box } from '@mantine/core';
 import { Outlet } from '@tanstack/react-router';
 import { Footer } from './Footer';
 import { TopBar } from './TopBar';
 import { OfflineBanner } from './OfflineBanner';
 import { QueryModals } from './QueryModals';
+import { OverwriteNotices } from '../sync/OverwriteNotices';
 
 export function AppLayout() {
   return (
@@ -20,6 +22,7 @@ export function AppLayout() {
         <Footer />
       </AppShell.Main>
       <QueryModals />
+      <OverwriteNotices />
     </AppShell>
   );
 }

@@ -5,13 +5,16 @@ import { and, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listEnvelope } from '../../api/common';
+import type { Overwritten } from '../../api/edit-base';
 import { ScanGroup } from '../../api/entities';
 import {
   CreateScanGroupBody,
   ScanGroupListQuery,
   ScanGroupResult,
   ScanGroupText,
+  SCAN_GROUP_GUARDED_FIELDS,
   UpdateScanGroupBody,
+  UpdateScanGroupResult,
   normalizeSimpleId,
 } from '../../api/scan-groups';
 import { DeletedResult, IdParams } from '../../api/studies';
@@ -24,7 +27,7 @@ import { listPage, sendJson } from '../lists/page-statement';
 import { recordDeletion } from '../sync/kinds';
 import { containsPattern, dateRange } from '../studies/list-sql';
 import { assertAssignable, assertOrgan, checkTags } from '../studies/checks';
-import { changedFields } from '../studies/changes';
+import { changedFields, overwrittenValues } from '../studies/changes';
 import { applySet, setSql, textArraySql, touches, type SetChange } from '../studies/sets';
 import { recomputeInheritance } from './inheritance';
 import { insertWithSimpleId, readableScanGroup, scanGroupScope, toScanGroup } from './repository';
@@ -167,10 +170,11 @@ export const scanGroupRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/:id',
-    { schema: { params: IdParams, body: UpdateScanGroupBody, response: { 200: ScanGroupResult } } },
+    { schema: { params: IdParams, body: UpdateScanGroupBody, response: { 200: UpdateScanGroupResult } } },
     async (request) => {
       const { actor } = accessOf(request);
       const b = request.body;
+      let overwritten: Overwritten[] = [];
       const result = await db.transaction(async (tx) => {
         const { row, entity: current } = await readableScanGroup(tx, request, request.params.id, true);
         // Storage state is the server's (archiveAt moves it): an echoed stale value is not a change.
@@ -200,6 +204,8 @@ export const scanGroupRoutes: FastifyPluginAsyncZod = async (app) => {
         if (current.storageStatus !== 'active' && Object.keys(patch).some((k) => k !== 'archiveAt'))
           throw conflict(ScanGroupText.archived);
         assertUpdate(request, 'ScanGroup', current, patch);
+        // Read FOR UPDATE above: no other write lands between this comparison and ours.
+        overwritten = overwrittenValues(patch, current, b.base, SCAN_GROUP_GUARDED_FIELDS);
         const sharing = 'assigneeUserIds' in patch || 'assigneeOrgIds' in patch;
         if (sharing) assertCan(request, 'share', 'ScanGroup', current);
 
@@ -282,7 +288,7 @@ export const scanGroupRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       if (request.body.scanGroup?.archiveAt !== undefined)
         setTimeout(() => app.ctx.jobs.nudge(), STORAGE_STEP_DELAY_MS + 50);
-      return { result };
+      return overwritten.length ? { result, overwritten } : { result };
     },
   );
 

@@ -6,6 +6,7 @@ import { eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listEnvelope } from '../../api/common';
+import type { Overwritten } from '../../api/edit-base';
 import { Study } from '../../api/entities';
 import { StudyText } from '../../api/messages';
 import { isSimpleId, normalizeSimpleId } from '../../api/scan-groups';
@@ -18,7 +19,9 @@ import {
   StudyRuleText,
   StudyTags,
   StudyTagsQuery,
+  STUDY_GUARDED_FIELDS,
   UpdateStudyBody,
+  UpdateStudyResult,
 } from '../../api/studies';
 import { recordActivity } from '../activities/record';
 import { scanGroups, studies, userViewerSettings } from '../db/schema';
@@ -31,7 +34,7 @@ import { recordDeletion } from '../sync/kinds';
 import { assertAddableSlides, assertAssignable, checkTags } from './checks';
 import { dateRange, studyList, studyNameContains } from './list-sql';
 import { insertStudyWithActivity, readableStudy, studyScope, toStudy } from './repository';
-import { changedFields } from './changes';
+import { changedFields, overwrittenValues } from './changes';
 import { applySet, firstDuplicate, setSql, textArraySql, touches, type SetChange } from './sets';
 import { studySyncSource } from './sync';
 
@@ -180,10 +183,11 @@ export const studyRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/:id',
-    { schema: { params: IdParams, body: UpdateStudyBody, response: { 200: StudyResult } } },
+    { schema: { params: IdParams, body: UpdateStudyBody, response: { 200: UpdateStudyResult } } },
     async (request) => {
       const { actor } = accessOf(request);
       const b = request.body;
+      let overwritten: Overwritten[] = [];
       const result = await db.transaction(async (tx) => {
         const { row, entity: current } = await readableStudy(tx, request, request.params.id, true);
         const fields: StudyEdit = changedFields(b.study ?? {}, current, {
@@ -201,6 +205,8 @@ export const studyRoutes: FastifyPluginAsyncZod = async (app) => {
         if (Object.keys(patch).length === 0) return current;
 
         assertUpdate(request, 'Study', current, patch);
+        // Read FOR UPDATE above: no other write lands between this comparison and ours.
+        overwritten = overwrittenValues(patch, current, b.base, STUDY_GUARDED_FIELDS);
         if (touches(changes.tags))
           checkTags({
             replace: fields.tags,
@@ -242,7 +248,7 @@ export const studyRoutes: FastifyPluginAsyncZod = async (app) => {
         });
         return toStudy(updated);
       });
-      return { result };
+      return overwritten.length ? { result, overwritten } : { result };
     },
   );
 
