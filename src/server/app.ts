@@ -40,7 +40,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app = Fastify({
     logger: opts.logger ? { level: config.logLevel } : false,
-    trustProxy: true,
+    // X-Forwarded-* (client address, protocol, host) only from the proxies TRUST_PROXY names.
+    trustProxy: config.trustProxy ?? false,
     bodyLimit: 2 * 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -63,7 +64,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       ? turnstile(config.turnstileSecret, config.turnstileVerifyUrl)
       : undefined,
     google: config.googleClientId ? google(config.googleClientId, config.googleJwksUrl) : undefined,
-    linkBase: (origin) => config.publicUrl ?? origin,
     jobs: undefined!, // set just below: the worker needs the logger of the built app
   };
   ctx.jobs = createJobWorker({ db: database.db, dataDir: config.dataDir, log: app.log });

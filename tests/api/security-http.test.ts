@@ -1,0 +1,145 @@
+// HTTP-level protections through the real app: links never follow a request's Host or forwarded
+// headers, and proxy headers count only from TRUST_PROXY's proxies.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config';
+import { ADMIN, bearer, dbTargets, insertImageRow, lastMail, login, startApp, type TestApp } from './helpers';
+
+const [target] = await dbTargets();
+
+/** The link in the newest mail, quoted-printable undone. */
+function mailedLink(dataDir: string): string | undefined {
+  const text = lastMail(dataDir)
+    ?.replace(/=\r?\n/g, '')
+    .replace(/=3D/g, '=');
+  return /https?:\/\/\S+\?token=\S+/.exec(text ?? '')?.[0];
+}
+
+/** A stand-in for Cloudflare's verifier that remembers the client address it was given. */
+async function verifier() {
+  const seen: string[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      seen.push(new URLSearchParams(body).get('remoteip') ?? '');
+      res.end(JSON.stringify({ success: true }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/verify`;
+  return { url, seen, close: () => new Promise((r) => server.close(r)) };
+}
+
+describe('links and proxies', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(target);
+  });
+  afterAll(() => t.close());
+  beforeEach(() => fs.rmSync(path.join(t.dataDir, 'mail'), { recursive: true, force: true }));
+
+  const forgot = (headers: Record<string, string>) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/v2/auth/forgot-password',
+      headers,
+      payload: { email: ADMIN.email },
+    });
+
+  it('never builds a reset link from Host or X-Forwarded-Host', async () => {
+    await forgot({ 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' });
+    expect(mailedLink(t.dataDir)).toMatch(/^http:\/\/localhost:8080\/rp\?token=/);
+    await forgot({ host: 'evil.example' });
+    expect(mailedLink(t.dataDir)).toMatch(/^http:\/\/localhost:8080\/rp\?token=/);
+    // Another port of this very host is another server: not trusted either.
+    await forgot({ host: 'localhost:6666' });
+    expect(mailedLink(t.dataDir)).toMatch(/^http:\/\/localhost:8080\//);
+    // A name of this machine on the listening port is kept: a user on the lab network gets working links.
+    await forgot({ host: '127.0.0.1:8080' });
+    expect(mailedLink(t.dataDir)).toMatch(/^http:\/\/127\.0\.0\.1:8080\/rp\?token=/);
+  });
+
+  it('never builds invitation or download links from forwarded headers', async () => {
+    const { access } = await login(t.app);
+    const headers = { ...bearer(access), 'x-forwarded-host': 'evil.example', host: 'evil.example' };
+    const invited = await t.app.inject({
+      method: 'POST',
+      url: '/v2/users',
+      headers,
+      payload: { user: { email: 'invitee@lab.test' } },
+    });
+    expect(invited.statusCode).toBe(200);
+    expect(mailedLink(t.dataDir)).toMatch(/^http:\/\/localhost:8080\/register\?token=/);
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/v2/users/${invited.json().result.id}/invitation`,
+      headers,
+    });
+    expect(again.statusCode).toBe(200);
+    expect(mailedLink(t.dataDir)).toMatch(/^http:\/\/localhost:8080\/register\?token=/);
+    const me = await t.app.inject({ method: 'GET', url: '/v2/auth/me', headers: bearer(access) });
+    const { imageId } = await insertImageRow(t.app, { organizationId: me.json().user.organizationId });
+    const download = await t.app.inject({
+      method: 'GET',
+      url: `/v2/images/${imageId}/thumbnail/download-url`,
+      headers,
+    });
+    expect(download.statusCode).toBe(200);
+    expect(download.json().url).toMatch(/^http:\/\/localhost:8080\/v2\/files\//);
+  });
+
+  it('uses PUBLIC_URL for every link when it is set', async () => {
+    const p = await startApp(target, { PUBLIC_URL: 'https://tessera.lab.example/' });
+    try {
+      await p.app.inject({
+        method: 'POST',
+        url: '/v2/auth/forgot-password',
+        headers: { host: '127.0.0.1:8080', 'x-forwarded-host': 'evil.example' },
+        payload: { email: ADMIN.email },
+      });
+      expect(mailedLink(p.dataDir)).toMatch(/^https:\/\/tessera\.lab\.example\/rp\?token=/);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('refuses a TRUST_PROXY that names no proxy, and a PUBLIC_URL with a path', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/99' })).toThrow(/TRUST_PROXY/);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,loopback' }).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      'loopback',
+    ]);
+    expect(() => loadConfig({ PUBLIC_URL: 'https://lab.example/tessera' })).toThrow(/PUBLIC_URL/);
+  });
+
+  it('takes the client address from X-Forwarded-For only when the proxy is named in TRUST_PROXY', async () => {
+    const bot = await verifier();
+    const env = { TURNSTILE_SECRET: 's', TURNSTILE_VERIFY_URL: bot.url };
+    const signIn = (app: TestApp, remoteAddress: string) =>
+      app.app.inject({
+        method: 'POST',
+        url: '/v2/auth/login',
+        remoteAddress,
+        headers: { 'x-forwarded-for': '203.0.113.9' },
+        payload: { ...ADMIN, cloudflareToken: 'human' },
+      });
+    const untrusting = await startApp(target, env);
+    const trusting = await startApp(target, { ...env, TRUST_PROXY: '10.0.0.5' });
+    try {
+      expect((await signIn(untrusting, '10.0.0.5')).statusCode).toBe(200);
+      expect((await signIn(trusting, '10.0.0.7')).statusCode).toBe(200);
+      expect((await signIn(trusting, '10.0.0.5')).statusCode).toBe(200);
+      expect(bot.seen).toEqual(['10.0.0.5', '10.0.0.7', '203.0.113.9']);
+    } finally {
+      await untrusting.close();
+      await trusting.close();
+      await bot.close();
+    }
+  });
+});
