@@ -21,6 +21,7 @@ import { loadSigningSecret } from './auth/secret';
 import { google, turnstile } from './auth/third-party';
 import { installAuthentication } from './http/authenticate';
 import { installIdempotency } from './http/idempotency';
+import { installSecurityHeaders } from './http/security-headers';
 import { registerResources } from './routes';
 import { installErrorHandler, notFoundBody } from './http/errors';
 import { createMailer } from './mail/mailer';
@@ -72,6 +73,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   if (!opts.database) app.addHook('onClose', () => database.close());
 
   installErrorHandler(app);
+  await installSecurityHeaders(app, config, { dev: opts.dev });
   await app.register(cookie);
   await app.register(swagger, {
     openapi: { info: { title: 'Tessera v2 API', version: '2.0.0' }, servers: [] },

@@ -1,7 +1,9 @@
 // HTTP-level protections through the real app: links never follow a request's Host or forwarded
-// headers, and proxy headers count only from TRUST_PROXY's proxies.
+// headers, proxy headers count only from TRUST_PROXY's proxies, and every response carries the
+// security headers.
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -141,5 +143,76 @@ describe('links and proxies', () => {
       await trusting.close();
       await bot.close();
     }
+  });
+});
+
+describe('security headers', () => {
+  let t: TestApp;
+  let access: string;
+  // A built app of two files: the shell and one asset.
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-dist-'));
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Tessera</title>');
+    fs.writeFileSync(path.join(dist, 'assets', 'app.js'), 'export {};');
+    t = await startApp(target, { TRUST_PROXY: '127.0.0.1', DIST_DIR: dist });
+    access = (await login(t.app)).access;
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  const csp = (value: string | undefined) =>
+    Object.fromEntries(
+      (value ?? '')
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([k, ...v]) => [k, v]),
+    );
+
+  it('sends the policy, nosniff and a referrer policy on pages, assets, the API and tiles', async () => {
+    const urls = [
+      '/',
+      '/slides/some-page',
+      '/assets/app.js',
+      '/v2/health',
+      '/v2/auth/me',
+      `/v2/images/00000000-0000-4000-8000-000000000000/tiles/layers.json`,
+    ];
+    for (const url of urls) {
+      const res = await t.app.inject({ method: 'GET', url, headers: bearer(access) });
+      expect(res.statusCode, url).toBeLessThan(500);
+      const policy = csp(res.headers['content-security-policy'] as string | undefined);
+      expect(policy['script-src'], url).toEqual(["'self'"]);
+      expect(policy['frame-ancestors'], url).toEqual(["'none'"]);
+      expect(policy['img-src'], url).toEqual(["'self'", 'blob:', 'data:']);
+      expect(policy['worker-src'], url).toEqual(["'self'", 'blob:']);
+      expect(policy['object-src'], url).toEqual(["'none'"]);
+      expect(policy['upgrade-insecure-requests'], url).toBeUndefined();
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['referrer-policy'], url).toBe('same-origin');
+      expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+    }
+  });
+
+  it('sends Strict-Transport-Security only on requests that arrived over HTTPS', async () => {
+    const plain = await t.app.inject({ method: 'GET', url: '/v2/health' });
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+    const proxied = await t.app.inject({
+      method: 'GET',
+      url: '/v2/health',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(proxied.headers['strict-transport-security']).toBe('max-age=31536000');
+    expect(proxied.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    // The same header from a sender TRUST_PROXY does not name proves nothing.
+    const forged = await t.app.inject({
+      method: 'GET',
+      url: '/v2/health',
+      remoteAddress: '192.0.2.1',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(forged.headers['strict-transport-security']).toBeUndefined();
   });
 });
