@@ -127,6 +127,7 @@ export const AuthText = {
   googleTokenInvalid: 'The Google sign-in could not be verified',
   missingPolicies: 'You do not have access to this application',
   userInactive: 'This account is not active',
+  crossOriginWrite: 'This request came from a page outside Tessera and was refused',
 } as const;
 
 /** §8 message extraction: string as is; Error/object message; array's first string; else unknown. */

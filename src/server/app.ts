@@ -21,6 +21,7 @@ import { loadSigningSecret } from './auth/secret';
 import { google, turnstile } from './auth/third-party';
 import { installAuthentication } from './http/authenticate';
 import { installIdempotency } from './http/idempotency';
+import { installCrossOriginCheck } from './http/cross-origin';
 import { installSecurityHeaders } from './http/security-headers';
 import { registerResources } from './routes';
 import { installErrorHandler, notFoundBody } from './http/errors';
@@ -82,6 +83,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (v2) => {
+      installCrossOriginCheck(v2);
       installAuthentication(v2);
       installIdempotency(v2);
       v2.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>

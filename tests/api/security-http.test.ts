@@ -1,12 +1,13 @@
 // HTTP-level protections through the real app: links never follow a request's Host or forwarded
-// headers, proxy headers count only from TRUST_PROXY's proxies, and every response carries the
-// security headers.
+// headers, proxy headers count only from TRUST_PROXY's proxies, every response carries the security
+// headers, and a browser write from another origin is refused.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AuthText } from '../../src/api/messages';
 import { loadConfig } from '../../src/server/config';
 import { ADMIN, bearer, dbTargets, insertImageRow, lastMail, login, startApp, type TestApp } from './helpers';
 
@@ -214,5 +215,85 @@ describe('security headers', () => {
       headers: { 'x-forwarded-proto': 'https' },
     });
     expect(forged.headers['strict-transport-security']).toBeUndefined();
+  });
+});
+
+describe('cross-origin writes', () => {
+  let t: TestApp;
+  let cookie: string;
+  let access: string;
+  let invitee: string;
+  beforeAll(async () => {
+    t = await startApp(target, { PUBLIC_URL: 'https://tessera.lab.example' });
+    const signedIn = await login(t.app);
+    access = signedIn.access;
+    cookie = signedIn.res.cookies.find((c) => c.name === 'tessera_at')!.value;
+    const invited = await t.app.inject({
+      method: 'POST',
+      url: '/v2/users',
+      headers: bearer(access),
+      payload: { user: { email: 'invitee@lab.test' } },
+    });
+    invitee = invited.json().result.id;
+  });
+  afterAll(() => t.close());
+
+  const resend = (
+    headers: Record<string, string>,
+    cookies: Record<string, string> = { tessera_at: cookie },
+  ) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/v2/users/${invitee}/invitation`,
+      headers: { host: 'localhost:8080', ...headers },
+      cookies,
+    });
+
+  it('refuses a cookie-authenticated write from another origin, port or site', async () => {
+    const foreign: Record<string, string>[] = [
+      { origin: 'http://localhost:6666' },
+      { origin: 'http://evil.example' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'same-site', origin: 'http://localhost:6666' },
+      { 'sec-fetch-site': 'cross-site' },
+    ];
+    for (const headers of foreign) {
+      const res = await resend(headers);
+      expect(res.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(res.json().message).toBe(AuthText.crossOriginWrite);
+    }
+    // Nor can such a page sign the user out: the session still works afterwards.
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/v2/auth/logout',
+      headers: { 'sec-fetch-site': 'same-site' },
+      cookies: { tessera_at: cookie },
+    });
+    expect(out.statusCode).toBe(403);
+    const me = await t.app.inject({ method: 'GET', url: '/v2/auth/me', cookies: { tessera_at: cookie } });
+    expect(me.statusCode).toBe(200);
+  });
+
+  it('lets the app’s own writes, programs without a browser and bearer calls through', async () => {
+    const own: Record<string, string>[] = [
+      { 'sec-fetch-site': 'same-origin', origin: 'http://localhost:8080' },
+      { origin: 'http://localhost:8080' },
+      { origin: 'https://tessera.lab.example' },
+      {},
+    ];
+    for (const headers of own) {
+      const res = await resend(headers);
+      expect(res.statusCode, JSON.stringify(headers)).toBe(200);
+    }
+    const bearerCall = await resend({ origin: 'http://evil.example', ...bearer(access) }, {});
+    expect(bearerCall.statusCode).toBe(200);
+    // Reads are never refused.
+    const read = await t.app.inject({
+      method: 'GET',
+      url: '/v2/auth/me',
+      headers: { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' },
+      cookies: { tessera_at: cookie },
+    });
+    expect(read.statusCode).toBe(200);
   });
 });
