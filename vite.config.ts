@@ -18,6 +18,11 @@ export default defineConfig({
     chunkSizeWarningLimit: 2000,
   },
   server: { proxy: {} },
+  resolve: {
+    // The browser bundles run under a Content-Security-Policy without 'unsafe-eval': `zod` is Zod
+    // loaded after its eval probe is turned off (src/app/zod-browser.ts).
+    alias: [{ find: /^zod$/, replacement: path.join(here, 'src/app/zod-browser.ts') }],
+  },
   plugins: [
     // The router plugin must come before react() (STACK gotcha 4).
     tanstackRouter({

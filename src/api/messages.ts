@@ -127,6 +127,7 @@ export const AuthText = {
   googleTokenInvalid: 'The Google sign-in could not be verified',
   missingPolicies: 'You do not have access to this application',
   userInactive: 'This account is not active',
+  crossOriginWrite: 'This request came from a page outside Tessera and was refused',
 } as const;
 
 /** Ours too: the answer of a call that sends e-mail once its address or account asked too often. */

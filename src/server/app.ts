@@ -21,6 +21,8 @@ import { loadSigningSecret } from './auth/secret';
 import { google, turnstile } from './auth/third-party';
 import { installAuthentication } from './http/authenticate';
 import { installIdempotency } from './http/idempotency';
+import { installCrossOriginCheck } from './http/cross-origin';
+import { installSecurityHeaders } from './http/security-headers';
 import { registerResources } from './routes';
 import { installErrorHandler, notFoundBody } from './http/errors';
 import { createMailer } from './mail/mailer';
@@ -40,7 +42,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app = Fastify({
     logger: opts.logger ? { level: config.logLevel } : false,
-    trustProxy: true,
+    // X-Forwarded-* (client address, protocol, host) only from the proxies TRUST_PROXY names.
+    trustProxy: config.trustProxy ?? false,
     bodyLimit: 2 * 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -63,7 +66,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       ? turnstile(config.turnstileSecret, config.turnstileVerifyUrl)
       : undefined,
     google: config.googleClientId ? google(config.googleClientId, config.googleJwksUrl) : undefined,
-    linkBase: (origin) => config.publicUrl ?? origin,
     jobs: undefined!, // set just below: the worker needs the logger of the built app
   };
   ctx.jobs = createJobWorker({ db: database.db, dataDir: config.dataDir, log: app.log });
@@ -72,6 +74,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   if (!opts.database) app.addHook('onClose', () => database.close());
 
   installErrorHandler(app);
+  await installSecurityHeaders(app, config, { dev: opts.dev });
   await app.register(cookie);
   await app.register(swagger, {
     openapi: { info: { title: 'Tessera v2 API', version: '2.0.0' }, servers: [] },
@@ -80,6 +83,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (v2) => {
+      installCrossOriginCheck(v2);
       installAuthentication(v2);
       installIdempotency(v2);
       v2.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>

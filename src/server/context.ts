@@ -16,8 +16,6 @@ export interface AppContext {
   google?: GoogleVerifier;
   /** The in-process job worker; `nudge()` after an enqueue runs the job without waiting for a poll. */
   jobs: JobWorker;
-  /** The origin put into e-mailed links when PUBLIC_URL is unset: the request's own. */
-  linkBase(requestOrigin: string): string;
 }
 
 declare module 'fastify' {

@@ -3,6 +3,7 @@
 import { buildApp } from './app';
 import { bootstrap } from './bootstrap';
 import { loadConfig } from './config';
+import { startedOrigin } from './http/origins';
 import { sweepScheduledArchives } from './jobs/handlers';
 import { STORAGE_SWEEP_MS } from './jobs/kinds';
 
@@ -24,8 +25,7 @@ if (process.env.WORKER !== 'off') {
   sweep.unref(); // never keeps the process alive on its own
 }
 
-const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-const url = `http://${shown}:${config.port}`;
+const url = startedOrigin(config, config.port);
 const lines = [
   `Tessera is running at ${url}`,
   `Database: ${app.ctx.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}/db`}`,
@@ -41,6 +41,10 @@ if (first) {
     'To fill it with a demo lab (teams, users, organs, pipelines): stop it, run `npm run seed:demo`, start again.',
   );
 }
+if (config.trustProxy && !config.publicUrl)
+  lines.push(
+    'TRUST_PROXY is set without PUBLIC_URL: e-mailed links will point at this address, not the proxy’s.',
+  );
 console.log(`\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

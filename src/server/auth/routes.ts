@@ -24,6 +24,7 @@ import { AuthText } from '../../api/messages';
 import { authNonces, registrationRequests, users } from '../db/schema';
 import { badRequest, forbidden, unauthorized } from '../http/errors';
 import { ACCESS_COOKIE, REFRESH_COOKIE, actorOf, loadActor } from '../http/authenticate';
+import { linkOrigin } from '../http/origins';
 import { findUser, findUserByEmail, toOrganization, toUser } from '../users/repository';
 import { hashPassword, randomSecret, verifyPassword } from './passwords';
 import {
@@ -169,7 +170,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await findUserByEmail(db, request.body.email);
       if (user && user.status === 'active') {
         const token = await createActionToken(db, user.id, 'reset', RESET_TTL_MS);
-        const link = actionLink(app.ctx.linkBase(`${request.protocol}://${request.host}`), 'reset', token);
+        const link = actionLink(linkOrigin(app, request), 'reset', token);
         await app.ctx.mailer.send({
           to: user.email,
           subject: 'Reset your Tessera password',

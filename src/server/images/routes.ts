@@ -23,6 +23,7 @@ import { loadSigningSecret } from '../auth/secret';
 import { images } from '../db/schema';
 import { readScopeSql } from '../db/read-scope-sql';
 import { accessOf, assertCan, assertUpdate, scopeOf } from '../http/guard';
+import { linkOrigin } from '../http/origins';
 import { containsPattern, dateRange, ordering, pageOf } from '../studies/list-sql';
 import { fileSigner } from './file-urls';
 import { imageScope, imageSubject, readableImage, toImage, type ImageFileKind } from './repository';
@@ -125,7 +126,7 @@ export const imageRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const urlFor = (request: FastifyRequest, imageId: string, kind: ImageFileKind) => {
     const { token } = signer.sign(imageId, kind);
-    const origin = app.ctx.linkBase(`${request.protocol}://${request.host}`);
+    const origin = linkOrigin(app, request);
     return { url: `${origin}/v2/files/${token}` };
   };
 

@@ -20,6 +20,7 @@ import { actionTokens, organizations, refreshTokens, sessions, users } from '../
 import { readScopeSql } from '../db/read-scope-sql';
 import { notFound } from '../http/errors';
 import { accessOf, assertCan, assertReadable, assertUpdate, scopeOf } from '../http/guard';
+import { linkOrigin } from '../http/origins';
 import { likePattern } from '../organizations/like';
 import { touchOrganizations } from '../organizations/repository';
 import { resolveSets, sameSet } from '../organizations/set-ops';
@@ -80,13 +81,13 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post('/', { schema: { body: UserCreateBody, response: { 200: One } } }, async (request) => {
-    const origin = app.ctx.linkBase(`${request.protocol}://${request.host}`);
+    const origin = linkOrigin(app, request);
     const row = await inviteUser(app.ctx, request, request.body.user, origin);
     return { result: toUser(row) };
   });
 
   app.post('/:id/invitation', { schema: { params: IdParams, response: { 200: One } } }, async (request) => {
-    const origin = app.ctx.linkBase(`${request.protocol}://${request.host}`);
+    const origin = linkOrigin(app, request);
     const row = await resendInvitation(app.ctx, request, request.params.id, origin);
     return { result: toUser(row) };
   });
