@@ -21,6 +21,7 @@ import { loadSigningSecret } from './auth/secret';
 import { google, turnstile } from './auth/third-party';
 import { installAuthentication } from './http/authenticate';
 import { installIdempotency } from './http/idempotency';
+import { installInputChecks } from './http/input';
 import { registerResources } from './routes';
 import { installErrorHandler, notFoundBody } from './http/errors';
 import { createMailer } from './mail/mailer';
@@ -82,6 +83,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     async (v2) => {
       installAuthentication(v2);
       installIdempotency(v2);
+      installInputChecks(v2);
       v2.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         app.swagger(),
       );
