@@ -24,6 +24,7 @@ import { images } from '../db/schema';
 import { readScopeSql } from '../db/read-scope-sql';
 import { accessOf, assertCan, assertUpdate, scopeOf } from '../http/guard';
 import { containsPattern, dateRange, ordering, pageOf } from '../studies/list-sql';
+import { imageCancelRoute } from './cancel-route';
 import { fileSigner } from './file-urls';
 import { imageScope, imageSubject, readableImage, toImage, type ImageFileKind } from './repository';
 import { imageSyncSource } from './sync';
@@ -139,6 +140,8 @@ export const imageRoutes: FastifyPluginAsyncZod = async (app) => {
       return urlFor(request, entity.id, 'original');
     },
   );
+
+  await app.register(imageCancelRoute);
 
   // Previews are part of seeing the image: reading it is enough, whatever its storage.
   for (const [path, kind] of [

@@ -7,6 +7,7 @@ import { followImageOrders, followSlideOrders } from '../orders/follow';
 import { PROCESS_IMAGE, markFailed, processImageHandler } from '../processing/process-image';
 import { recomputeInheritance } from '../scan-groups/inheritance';
 import { advanceStorage, failStorage } from '../scan-groups/storage';
+import { maxSlidePixelsFromEnv } from '../slides/limits';
 import { storageFor } from '../storage';
 import { uploadSettingsFromEnv } from '../uploads/config';
 import { EXPIRE_UPLOADS, expireUploadsHandler, scheduleUploadExpiry } from '../uploads/expiry-job';
@@ -27,6 +28,7 @@ export function createJobWorker(deps: { db: Db; dataDir: string; log: FastifyBas
       [PROCESS_IMAGE]: processImageHandler({
         ...deps,
         storage,
+        maxSlidePixels: maxSlidePixelsFromEnv(),
         // A linked image inherits its slide's assignees, so whoever may see the slide sees the image.
         // Its slide's orders follow the image (processing, fulfilled: src/server/orders/follow.ts).
         onLinked: async (db, scanGroupId) => {
