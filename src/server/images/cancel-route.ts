@@ -1,7 +1,8 @@
 // POST /v2/images/:id/cancel: stops an image's processing (docs/api.md "Images"). Allowed to a super
-// admin, the organization's slide managers and the uploader (src/access, 'cancel'). The image ends
-// failed with info.code 'aborted' (its upload row shows 'Canceled'); its process-image job is failed
-// so it is never taken again, and stops at its next band of tiles if it runs.
+// admin, the organization's administrators and slide managers, and the uploader (src/access,
+// 'cancel'). The image ends failed with info.code 'aborted' (its upload row shows 'Canceled'); its
+// process-image job is failed so it is never taken again, and stops at its next band of tiles if it
+// runs.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CANCELED_INFO, ImageCancelText, ImageResult } from '../../api/images';
