@@ -23,6 +23,11 @@ export function slideRules({ can }: Builder, a: ResolvedActor): void {
   const mine = { $in: a.orgAndTeams };
 
   if (a.superAdmin) can([...FULL], ['ScanGroup', 'ScanOrder', 'Image', 'AlignmentRigid']);
+  // Stopping an image's processing: a super admin, the organization's administrators (who may modify
+  // it) and slide managers, its uploader (docs/decisions.md "Cancelling processing").
+  if (a.superAdmin) can('cancel', 'Image');
+  can('cancel', 'Image', { creatorUserId: a.userId });
+  if (a.has('modifyOrganization')) can('cancel', 'Image', { organizationId: mine });
   if (a.has('platformScanManagement')) {
     can('manage', ['ScanGroup', 'ScanOrder', 'ScanOrderList', 'Image', 'AlignmentRigid']);
   }
@@ -40,7 +45,7 @@ export function slideRules({ can }: Builder, a: ResolvedActor): void {
   if (a.has('manageOrganizationSlides')) {
     can(['share', 'print'], 'ScanGroup', { organizationId: mine });
     can('update', 'ScanGroup', SLIDE_SHARE_FIELDS, { organizationId: mine });
-    can(['download', 'print'], 'Image', { organizationId: mine });
+    can(['download', 'print', 'cancel'], 'Image', { organizationId: mine });
   }
 
   if (a.has('createOrganizationOrders')) {

@@ -26,8 +26,9 @@ export const ACTIONS = [
   'share',
   'print',
   'view',
+  'cancel',
 ] as const;
-/** `manage` is CASL's "any action"; `view` is only used with AdminArea. */
+/** `manage` is CASL's "any action"; `view` is only used with AdminArea; `cancel` stops an image's processing. */
 export type Action = (typeof ACTIONS)[number];
 
 export const SUBJECT_TYPES = [

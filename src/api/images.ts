@@ -5,6 +5,7 @@ import { Id } from './common';
 import { ImageStatuses, ScanTypes, StorageStatuses } from './enums';
 import { Image, ImageChannel } from './entities';
 import { isoDateParam, pageParams, repeated } from './lists';
+import { UploadText } from './messages';
 
 /** How long a signed file URL works. */
 export const FILE_URL_TTL_SECONDS = 10 * 60;
@@ -70,4 +71,11 @@ export const UpdateImageBody = z.strictObject({
 export type UpdateImageBody = z.input<typeof UpdateImageBody>;
 
 export const ImageResult = z.object({ result: Image });
+
+/** What a canceled image carries in info (its upload row shows 'Canceled', §4.3 'aborted'). */
+export const CANCELED_INFO = { code: 'aborted', desc: UploadText.canceled } as const;
+
+export const ImageCancelText = {
+  notProcessing: 'Only an image waiting for or in processing can be canceled',
+} as const;
 export const DownloadUrl = z.object({ url: z.string() });

@@ -57,7 +57,11 @@ const FileName = z
   .string()
   .min(1, 'is required')
   .max(255)
-  .refine((n) => !/[/\\\0]/.test(n), { message: 'must be a file name, not a path' });
+  .refine((n) => !/[/\\\0]/.test(n), { message: 'must be a file name, not a path' })
+  // '...mrxs' or '.czi': no name before the extension, and an .mrxs's data folder would be '..'.
+  .refine((n) => /[^.]/.test(n.slice(0, n.length - extensionOf(n).length)), {
+    message: 'must have a name before its extension',
+  });
 
 /**
  * Upload-Metadata of a tus creation request (values are base64 on the wire). Every upload belongs to

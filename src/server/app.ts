@@ -23,6 +23,7 @@ import { installAuthentication } from './http/authenticate';
 import { installIdempotency } from './http/idempotency';
 import { installCrossOriginCheck } from './http/cross-origin';
 import { installSecurityHeaders } from './http/security-headers';
+import { installInputChecks } from './http/input';
 import { registerResources } from './routes';
 import { installErrorHandler, notFoundBody } from './http/errors';
 import { createMailer } from './mail/mailer';
@@ -86,6 +87,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       installCrossOriginCheck(v2);
       installAuthentication(v2);
       installIdempotency(v2);
+      installInputChecks(v2);
       v2.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         app.swagger(),
       );

@@ -4,8 +4,11 @@
 //
 // Policy beyond the schemas: every string and list the API takes must be bounded. A string field
 // without maxLength refuses more than UNBOUNDED_STRING characters, a list without maxItems more
-// than UNBOUNDED_ITEMS items — so a schema that forgot its bound fails the fuzzer.
+// than UNBOUNDED_ITEMS items — so a schema that forgot its bound fails the fuzzer. And the input
+// rules of src/api/input.ts hold everywhere: no text with a NUL character, no JSON nested deeper
+// than MAX_JSON_DEPTH (DEEP_LEVELS deep is sent).
 import crypto from 'node:crypto';
+import { MAX_JSON_DEPTH } from '../../src/api/input';
 
 export type Schema = Record<string, unknown> & {
   type?: string;
@@ -36,6 +39,34 @@ export type Mode = 'json' | 'text';
 
 export const UNBOUNDED_STRING = 10_000;
 export const UNBOUNDED_ITEMS = 1_000;
+/** A text with a NUL byte in it. */
+export const WITH_NUL = 'fu\u0000zz';
+/** How deep the nested JSON sent in every body field is. */
+export const DEEP_LEVELS = 10_000;
+
+/** `{"a":{"a":…1…}}`, DEEP_LEVELS deep, as text (JSON.stringify could not write it). */
+export const deepJsonText = (levels = DEEP_LEVELS) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+
+/** The JSON text of `value` with the value `marker` (a string) replaced by `text`. */
+export function jsonWith(value: unknown, marker: string, text: string): string {
+  return JSON.stringify(value).replace(JSON.stringify(marker), text);
+}
+
+/** Whether a value breaks the input rules: a NUL in a text or a key, or nesting past MAX_JSON_DEPTH. */
+function breaksInputRules(value: unknown): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (typeof v === 'string' && v.includes('\0')) return true;
+    if (!v || typeof v !== 'object') continue;
+    if (d >= MAX_JSON_DEPTH) return true;
+    for (const [key, item] of Object.entries(v)) {
+      if (key.includes('\0')) return true;
+      stack.push([item, d + 1]);
+    }
+  }
+  return false;
+}
 
 let components: Record<string, Schema> = {};
 /** `#/components/schemas/X` references resolve against the document being fuzzed. */
@@ -79,6 +110,7 @@ function patternOk(pattern: string | undefined, v: string): boolean {
 /** Whether `schema` accepts `value` (text mode coerces numbers, booleans and lone array items). */
 export function accepts(schemaIn: Schema | undefined, value: unknown, mode: Mode): boolean {
   const s = resolve(schemaIn);
+  if (breaksInputRules(value)) return false;
   // OpenAPI 3.0: `nullable` admits null whatever the rest says (also next to anyOf).
   if (value === null && s.nullable === true) return true;
   if (s.anyOf && !s.anyOf.some((b) => accepts(b, value, mode))) return false;
@@ -171,7 +203,7 @@ export function badJsonValues(schemaIn: Schema | undefined): unknown[] {
   const s = resolve(schemaIn);
   const items = resolve(s.items);
   const candidates: unknown[] = [null, true, 12345, -1, 1.5, 1e300, '', 'fuzz', 'not-a-uuid', {}, []];
-  candidates.push('not-a-value-zz', 'x'.repeat(stringLength(s)));
+  candidates.push('not-a-value-zz', 'x'.repeat(stringLength(s)), WITH_NUL, { [WITH_NUL]: 1 });
   if (s.minimum !== undefined) candidates.push(s.minimum - 1);
   if (s.maximum !== undefined) candidates.push(s.maximum + 1);
   candidates.push(2 ** 53 + 2, -(2 ** 53) - 2);
@@ -197,7 +229,7 @@ export function badTextValues(schemaIn: Schema | undefined): Array<string | stri
     '1e400',
     '99999999999999999999',
   ];
-  texts.push('maybe', "a'b", 'x'.repeat(stringLength(item)));
+  texts.push('maybe', "a'b", 'x'.repeat(stringLength(item)), WITH_NUL);
   if (item.minimum !== undefined) texts.push(String(item.minimum - 1));
   if (item.maximum !== undefined) texts.push(String(item.maximum + 1));
   const out: Array<string | string[]> = texts.filter((v) => !accepts(s, v, 'text'));

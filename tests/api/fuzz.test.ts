@@ -1,15 +1,20 @@
 // A generic fuzzer over every route in /v2/openapi.json, so routes added later are covered without
 // touching this file: for each one it sends bad inputs derived from its own schemas (wrong types,
 // unknown enum values, over-long strings, malformed ids, negative and huge numbers, too many items,
-// missing fields, invalid JSON, a missing body) as a super administrator, so that validation and
+// missing fields, invalid JSON, a missing body, NUL bytes in texts and keys, JSON nested 10,000 deep)
+// as a super administrator, so that validation and
 // not permissions must answer. Every answer must be a 4xx with the JSON error body, never a 2xx or
 // a 5xx, and no table may change its row count.
+import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   badJsonValues,
   badTextValues,
+  DEEP_LEVELS,
+  deepJsonText,
   fieldsOf,
+  jsonWith,
   resolve,
   setComponents,
   validValue,
@@ -122,11 +127,18 @@ function casesFor(path: string, op: Operation): Case[] {
     for (const top of [[], 'text', 42])
       if (!(body.nullable && top === null)) add(`body ${preview(top)}`, url, JSON.stringify(top));
     if (body.type === 'object' && !body.nullable) add('body null', url, 'null');
+    add(`body nested ${DEEP_LEVELS} deep`, url, deepJsonText());
     const base = JSON.parse(goodBody!) as unknown;
+    const deep = `deep-${crypto.randomUUID()}`;
     for (const field of fieldsOf(body)) {
       const name = field.path.join('.');
       for (const bad of badJsonValues(field.schema))
         add(`body ${name}=${preview(bad)}`, url, JSON.stringify(withField(base, body, field.path, bad)));
+      add(
+        `body ${name} nested ${DEEP_LEVELS} deep`,
+        url,
+        jsonWith(withField(base, body, field.path, deep), deep, deepJsonText()),
+      );
       if (field.required)
         add(`body without ${name}`, url, JSON.stringify(withField(base, body, field.path, undefined)));
     }

@@ -1,5 +1,8 @@
 // Coded HTTP errors in one place (STYLE §4), and the error handler that turns anything thrown into
-// the JSON error body of src/api/common.ts: a client's mistake is a 4xx naming what is wrong.
+// the JSON error body of src/api/common.ts: a client's mistake is a 4xx naming what is wrong. Only our
+// own texts reach a user (HttpError, validation, Fastify's request errors): anything else thrown (a
+// driver error, a Node error naming a server path) is logged and answered with a generic sentence
+// and no code of its own.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
@@ -26,11 +29,21 @@ const STATUS_NAMES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   409: 'Conflict',
+  410: 'Gone',
+  412: 'Precondition Failed',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
+  416: 'Range Not Satisfiable',
+  423: 'Locked',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  507: 'Insufficient Storage',
 };
+
+/** What a person reads when the server failed, whatever the failure was. */
+export const SERVER_FAILED = 'Something went wrong on the server. Please try again.';
+/** What a person reads for a refused request whose own reason is not ours to show. */
+const REQUEST_REFUSED = 'The request could not be handled';
 
 /** "body.email: Enter a valid e-mail address" — the first problem, named by where it is. */
 function validationMessage(error: FastifyError): string {
@@ -49,7 +62,7 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     let status = error.statusCode ?? 500;
     let message = error.message;
-    let code = error.code;
+    let code: string | undefined = error.code;
     if (error instanceof HttpError) {
       code = error.code;
     } else if (error.validation) {
@@ -63,10 +76,15 @@ export function installErrorHandler(app: FastifyInstance): void {
     } else if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
       status = 400;
       message = 'The request body is empty but must be JSON';
+    } else if (status < 500 && !error.code?.startsWith('FST_')) {
+      // A library's refusal: its status stands, its text (which may name files or internals) does not.
+      message = REQUEST_REFUSED;
+      code = undefined;
     }
-    if (status >= 500) {
+    if (status >= 500 && !(error instanceof HttpError)) {
       request.log.error({ err: error }, 'request failed');
-      message = 'Something went wrong on the server. Please try again.';
+      message = SERVER_FAILED;
+      code = 'INTERNAL';
     }
     reply.status(status).send({ statusCode: status, error: STATUS_NAMES[status] ?? 'Error', message, code });
   });

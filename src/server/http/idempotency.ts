@@ -1,12 +1,15 @@
 // Idempotency-Key (DESIGN "Write"): the outbox sends each entry's id with its mutation; the first
 // outcome is stored per key and user, and a replay gets that outcome back instead of applying twice.
+// Keys are kept a week, then pruned by a periodic job.
 import type { FastifyInstance } from 'fastify';
 import { and, eq, lt } from 'drizzle-orm';
+import type { Db } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
 import { badRequest } from './errors';
 
 const MUTATING = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
-const KEEP_MS = 7 * 24 * 60 * 60_000;
+/** How long a key's first outcome is kept: an outbox entry replayed later than this is applied afresh. */
+export const IDEMPOTENCY_KEEP_MS = 7 * 24 * 60 * 60_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -60,9 +63,15 @@ export function installIdempotency(app: FastifyInstance): void {
   });
 }
 
-/** Forgets keys older than a week (called from the periodic maintenance job). */
-export async function pruneIdempotencyKeys(app: FastifyInstance): Promise<void> {
-  await app.ctx.db
+/** The periodic job that prunes keys (src/server/jobs/periodic.ts), and how often it runs. */
+export const PRUNE_IDEMPOTENCY_KEYS = 'prune-idempotency-keys';
+export const PRUNE_IDEMPOTENCY_EVERY_MS = 60 * 60_000;
+
+/** Forgets keys older than a week (the 'prune-idempotency-keys' job, hourly). Returns how many. */
+export async function pruneIdempotencyKeys(db: Db, now = new Date()): Promise<number> {
+  const gone = await db
     .delete(idempotencyKeys)
-    .where(lt(idempotencyKeys.createdAt, new Date(Date.now() - KEEP_MS)));
+    .where(lt(idempotencyKeys.createdAt, new Date(now.getTime() - IDEMPOTENCY_KEEP_MS)))
+    .returning({ key: idempotencyKeys.key });
+  return gone.length;
 }

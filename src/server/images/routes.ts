@@ -25,6 +25,7 @@ import { readScopeSql } from '../db/read-scope-sql';
 import { accessOf, assertCan, assertUpdate, scopeOf } from '../http/guard';
 import { linkOrigin } from '../http/origins';
 import { containsPattern, dateRange, ordering, pageOf } from '../studies/list-sql';
+import { imageCancelRoute } from './cancel-route';
 import { fileSigner } from './file-urls';
 import { imageScope, imageSubject, readableImage, toImage, type ImageFileKind } from './repository';
 import { imageSyncSource } from './sync';
@@ -140,6 +141,8 @@ export const imageRoutes: FastifyPluginAsyncZod = async (app) => {
       return urlFor(request, entity.id, 'original');
     },
   );
+
+  await app.register(imageCancelRoute);
 
   // Previews are part of seeing the image: reading it is enough, whatever its storage.
   for (const [path, kind] of [

@@ -3,14 +3,21 @@ import { and, eq, lte } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { scanGroups } from '../db/schema';
+import {
+  PRUNE_IDEMPOTENCY_EVERY_MS,
+  PRUNE_IDEMPOTENCY_KEYS,
+  pruneIdempotencyKeys,
+} from '../http/idempotency';
 import { followImageOrders, followSlideOrders } from '../orders/follow';
 import { PROCESS_IMAGE, markFailed, processImageHandler } from '../processing/process-image';
 import { recomputeInheritance } from '../scan-groups/inheritance';
 import { advanceStorage, failStorage } from '../scan-groups/storage';
+import { maxSlidePixelsFromEnv } from '../slides/limits';
 import { storageFor } from '../storage';
 import { uploadSettingsFromEnv } from '../uploads/config';
 import { EXPIRE_UPLOADS, expireUploadsHandler, scheduleUploadExpiry } from '../uploads/expiry-job';
 import { STORAGE_STEP } from './kinds';
+import { periodicHandler, schedulePeriodic } from './periodic';
 import { enqueue } from './queue';
 import { JobWorker } from './worker';
 
@@ -27,6 +34,7 @@ export function createJobWorker(deps: { db: Db; dataDir: string; log: FastifyBas
       [PROCESS_IMAGE]: processImageHandler({
         ...deps,
         storage,
+        maxSlidePixels: maxSlidePixelsFromEnv(),
         // A linked image inherits its slide's assignees, so whoever may see the slide sees the image.
         // Its slide's orders follow the image (processing, fulfilled: src/server/orders/follow.ts).
         onLinked: async (db, scanGroupId) => {
@@ -37,6 +45,16 @@ export function createJobWorker(deps: { db: Db; dataDir: string; log: FastifyBas
       [STORAGE_STEP]: async (job) => {
         await deps.db.transaction((tx) => advanceStorage(tx, String(job.payload.scanGroupId)));
       },
+      // Idempotency keys older than a week are forgotten, hourly, once per cluster.
+      [PRUNE_IDEMPOTENCY_KEYS]: periodicHandler(
+        deps.db,
+        PRUNE_IDEMPOTENCY_KEYS,
+        PRUNE_IDEMPOTENCY_EVERY_MS,
+        async () => {
+          const pruned = await pruneIdempotencyKeys(deps.db);
+          if (pruned) deps.log.info({ pruned }, 'idempotency keys pruned');
+        },
+      ),
       // Abandoned uploads expire once per cluster, every UPLOAD_CLEANUP_MINUTES (src/server/uploads/expiry-job.ts).
       [EXPIRE_UPLOADS]: expireUploadsHandler({
         db: deps.db,
@@ -47,6 +65,7 @@ export function createJobWorker(deps: { db: Db; dataDir: string; log: FastifyBas
     },
     onStart: async () => {
       await scheduleUploadExpiry(deps.db, uploadSettings.cleanupMs);
+      await schedulePeriodic(deps.db, PRUNE_IDEMPOTENCY_KEYS, PRUNE_IDEMPOTENCY_EVERY_MS);
     },
     async onGiveUp(job, error) {
       if (job.kind === PROCESS_IMAGE) {

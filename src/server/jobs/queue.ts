@@ -1,7 +1,7 @@
 // Enqueue, claim, finish and fail jobs in the database. Works on PGlite and PostgreSQL alike, and
 // across processes: a claim is one UPDATE … WHERE id = (SELECT … FOR UPDATE SKIP LOCKED).
 import crypto from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { jobs } from '../db/schema';
 
@@ -42,7 +42,8 @@ export async function claim(
     WHERE id = (
       SELECT id FROM jobs
       WHERE kind IN (${kindList})
-        AND ((status = 'queued' AND run_at <= now()) OR (status = 'running' AND locked_until < now()))
+        AND ((status = 'queued' AND run_at <= now())
+          OR (status = 'running' AND locked_until < now() AND attempts < max_attempts))
       ORDER BY run_at
       FOR UPDATE SKIP LOCKED
       LIMIT 1
@@ -54,18 +55,60 @@ export async function claim(
   return job;
 }
 
-export async function complete(db: Db, id: string): Promise<void> {
+/** Why a job whose every attempt ended with its worker is not run again. */
+export const ABANDONED_TEXT =
+  'Processing stopped with the server on every attempt (it crashed or restarted while the job ran); it is not run again';
+
+/**
+ * Ends the jobs of `kinds` whose worker died during their last attempt (the attempt was counted when
+ * the job was taken, so a job that crashes its worker every time ends here instead of starting again
+ * on every restart). Returns them, failed, for their onGiveUp.
+ */
+export async function failAbandoned(db: Db, kinds: string[]): Promise<JobRow[]> {
+  return db
+    .update(jobs)
+    .set({
+      status: 'failed',
+      lastError: ABANDONED_TEXT,
+      lockedBy: null,
+      lockedUntil: null,
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        inArray(jobs.kind, kinds),
+        eq(jobs.status, 'running'),
+        lt(jobs.lockedUntil, sql`now()`),
+        gte(jobs.attempts, jobs.maxAttempts),
+      ),
+    )
+    .returning();
+}
+
+/** The job as this worker took it: still running under its lock (not canceled, not taken over). */
+const stillOurs = (job: Pick<JobRow, 'id' | 'lockedBy'>) =>
+  and(
+    eq(jobs.id, job.id),
+    eq(jobs.status, 'running'),
+    job.lockedBy ? eq(jobs.lockedBy, job.lockedBy) : undefined,
+  );
+
+/** Marks the job done, unless it stopped being this worker's meanwhile (canceled: it stays failed). */
+export async function complete(db: Db, job: Pick<JobRow, 'id' | 'lockedBy'>): Promise<void> {
   await db
     .update(jobs)
     .set({ status: 'done', lockedBy: null, lockedUntil: null, updatedAt: new Date() })
-    .where(eq(jobs.id, id));
+    .where(stillOurs(job));
 }
 
-/** Schedules a retry with backoff, or marks the job failed after its last attempt. Returns the new status. */
-export async function fail(db: Db, job: JobRow, error: unknown): Promise<'queued' | 'failed'> {
+/**
+ * Schedules a retry with backoff, or marks the job failed after its last attempt. Returns the new
+ * status, or 'gone' when the job stopped being this worker's meanwhile (canceled, or taken over).
+ */
+export async function fail(db: Db, job: JobRow, error: unknown): Promise<'queued' | 'failed' | 'gone'> {
   const message = error instanceof Error ? error.message : String(error);
   const last = job.attempts >= job.maxAttempts;
-  await db
+  const updated = await db
     .update(jobs)
     .set({
       status: last ? 'failed' : 'queued',
@@ -75,6 +118,34 @@ export async function fail(db: Db, job: JobRow, error: unknown): Promise<'queued
       runAt: new Date(Date.now() + 2 ** job.attempts * 1000),
       updatedAt: new Date(),
     })
-    .where(eq(jobs.id, job.id));
+    .where(stillOurs(job))
+    .returning({ id: jobs.id });
+  if (!updated.length) return 'gone';
   return last ? 'failed' : 'queued';
+}
+
+/**
+ * Cancels the queued or running jobs of `kind` whose payload has `key` = `value` (failed, with
+ * `reason`): they are never taken again, and a running one stops at its worker's next look. Returns
+ * their ids.
+ */
+export async function cancelJobs(
+  db: Db,
+  kind: string,
+  key: string,
+  value: string,
+  reason: string,
+): Promise<string[]> {
+  const rows = await db
+    .update(jobs)
+    .set({ status: 'failed', lastError: reason, lockedBy: null, lockedUntil: null, updatedAt: new Date() })
+    .where(
+      and(
+        eq(jobs.kind, kind),
+        inArray(jobs.status, ['queued', 'running']),
+        sql`${jobs.payload} ->> ${key} = ${value}`,
+      ),
+    )
+    .returning({ id: jobs.id });
+  return rows.map((r) => r.id);
 }

@@ -1,12 +1,14 @@
 // Runs jobs: one loop per process (in-process by default, or `npm run worker` processes at scale).
 // Handlers register by kind; a handler that throws is retried with backoff; a lease longer than any
-// job and renewed while it runs means a crashed worker's job is picked up again, never stuck.
+// job and renewed while it runs means a crashed worker's job is picked up again, never stuck. An
+// attempt counts when a job is taken, so a job that crashes its worker every time ends failed after
+// its last attempt instead of starting again on every restart.
 import crypto from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { jobs } from '../db/schema';
-import { claim, complete, fail, type JobRow } from './queue';
+import { ABANDONED_TEXT, claim, complete, fail, failAbandoned, type JobRow } from './queue';
 
 export type JobHandler = (job: JobRow, signal: AbortSignal) => Promise<void>;
 
@@ -29,6 +31,8 @@ export class JobWorker {
   private running: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private readonly abort = new AbortController();
+  /** The jobs running here, by id, with their own abort. */
+  private readonly current = new Map<string, AbortController>();
 
   constructor(private readonly opts: WorkerOptions) {}
 
@@ -77,25 +81,48 @@ export class JobWorker {
 
   private async runOne(): Promise<boolean> {
     const leaseMs = this.opts.leaseMs ?? 60_000;
-    const job = await claim(this.opts.db, this.id, Object.keys(this.opts.handlers), leaseMs);
+    const kinds = Object.keys(this.opts.handlers);
+    // Jobs whose last attempt died with its worker end here, failed with the reason, not run again.
+    for (const dead of await failAbandoned(this.opts.db, kinds)) {
+      this.opts.log.warn({ job: dead.id, kind: dead.kind, attempts: dead.attempts }, 'job abandoned');
+      await this.opts.onGiveUp?.(dead, new Error(dead.lastError ?? ABANDONED_TEXT));
+    }
+    const job = await claim(this.opts.db, this.id, kinds, leaseMs);
     if (!job) return false;
+    // The job's own signal: the worker stopping, or the job canceled (cancel() here, or found no
+    // longer ours when the lease is renewed, for a cancel made through another process).
+    const own = new AbortController();
+    const onStop = () => own.abort();
+    this.abort.signal.addEventListener('abort', onStop, { once: true });
+    this.current.set(job.id, own);
     const renew = setInterval(() => {
       void this.opts.db
         .update(jobs)
         .set({ lockedUntil: sql`now() + (${leaseMs}::text || ' milliseconds')::interval` })
-        .where(eq(jobs.id, job.id))
+        .where(and(eq(jobs.id, job.id), eq(jobs.status, 'running'), eq(jobs.lockedBy, this.id)))
+        .returning({ id: jobs.id })
+        .then((rows) => {
+          if (!rows.length) own.abort();
+        })
         .catch(() => undefined);
     }, leaseMs / 3);
     try {
-      await this.opts.handlers[job.kind](job, this.abort.signal);
-      await complete(this.opts.db, job.id);
+      await this.opts.handlers[job.kind](job, own.signal);
+      await complete(this.opts.db, job);
     } catch (error) {
       const status = await fail(this.opts.db, job, error);
       this.opts.log.warn({ job: job.id, kind: job.kind, attempt: job.attempts, err: error }, `job ${status}`);
       if (status === 'failed') await this.opts.onGiveUp?.(job, error);
     } finally {
       clearInterval(renew);
+      this.current.delete(job.id);
+      this.abort.signal.removeEventListener('abort', onStop);
     }
     return true;
+  }
+
+  /** Stops the job `id` now if this worker runs it (its row was already canceled: cancelJobs). */
+  cancel(id: string): void {
+    this.current.get(id)?.abort();
   }
 }

@@ -3,7 +3,8 @@
 // picture, decode the label's barcode to a slide's simpleId and link the image to that slide, then mark
 // the image completed. An unreadable file ends in status failed with the reader's reason (not retried:
 // it would fail the same way); anything unexpected is thrown so the queue retries, and after the last
-// attempt the image ends failed with 'processing_error'.
+// attempt the image ends failed with 'processing_error'. A canceled image (POST /images/:id/cancel)
+// is failed already: the job stops at its next band of tiles and changes nothing more.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, inArray, sql } from 'drizzle-orm';
@@ -24,6 +25,9 @@ import { writePyramid } from './tiler';
 
 export const PROCESS_IMAGE = 'process-image';
 
+/** Image statuses of a file not yet processed: the job may start, fail or be canceled only then. */
+export const WAITING: readonly string[] = ['created', 'processing'];
+
 /** Label outcomes recorded in image.info.code, read by the upload rows (§4.3). */
 export const LabelOutcome = {
   linked: 'label_applied',
@@ -37,31 +41,35 @@ export interface ProcessingDeps {
   /** Where the originals are (tiles are written under dataDir). */
   storage: FileStorage;
   log: FastifyBaseLogger;
+  /** Level-0 pixels per scene past which a slide is refused (MAX_SLIDE_PIXELS, slides/limits.ts). */
+  maxSlidePixels?: number;
   /** Called after an image is linked to a slide (recomputes inherited assignees). */
   onLinked?: (db: Db, scanGroupId: string) => Promise<void>;
 }
 
 export function processImageHandler(deps: ProcessingDeps): JobHandler {
-  return async (job) => {
+  return async (job, signal) => {
     const imageId = String(job.payload.imageId);
     const [image] = await deps.db.select().from(images).where(eq(images.id, imageId));
     if (!image || !image.storageKey) return; // deleted meanwhile, or nothing stored: nothing to do
-    await deps.db
+    const started = await deps.db
       .update(images)
       .set({ status: 'processing', workerId: job.lockedBy })
-      .where(eq(images.id, imageId));
+      .where(and(eq(images.id, imageId), inArray(images.status, WAITING)))
+      .returning({ id: images.id });
+    if (!started.length) return; // canceled (or already done) meanwhile
     const keys = await slideKeys(deps.storage, image.storageKey);
     await deps.storage.withLocalFiles(keys, async (files) => {
       let slide: Slide;
       try {
-        slide = await openSlide(files);
+        slide = await openSlide(files, { maxPixels: deps.maxSlidePixels });
       } catch (error) {
         if (!(error instanceof SlideError)) throw error;
         await markFailed(deps.db, imageId, 'read_error', error);
         return;
       }
       try {
-        await render(deps, imageId, image.organizationId, slide);
+        await render(deps, imageId, image.organizationId, slide, signal);
       } finally {
         await slide.close();
       }
@@ -69,11 +77,24 @@ export function processImageHandler(deps: ProcessingDeps): JobHandler {
   };
 }
 
-async function render(deps: ProcessingDeps, imageId: string, organizationId: string, slide: Slide) {
+async function render(
+  deps: ProcessingDeps,
+  imageId: string,
+  organizationId: string,
+  slide: Slide,
+  signal?: AbortSignal,
+) {
   const out = tilesDir(deps.dataDir, imageId);
   const work = `${out}.partial`;
   await fs.rm(work, { recursive: true, force: true });
-  const pyramid = await writePyramid(slide, work);
+  let pyramid;
+  try {
+    pyramid = await writePyramid(slide, work, { signal });
+  } catch (error) {
+    // Canceled (or the worker stopping): what was written so far is of no use.
+    if (signal?.aborted) await fs.rm(work, { recursive: true, force: true });
+    throw error;
+  }
   const ranges = pyramid.layers.map((l) => l.range).filter((r): r is { min: number; max: number } => !!r);
   await fs.writeFile(
     path.join(work, 'thumbnail.jpg'),
@@ -105,7 +126,7 @@ async function render(deps: ProcessingDeps, imageId: string, organizationId: str
     : label && !simpleId
       ? LabelOutcome.unreadable
       : LabelOutcome.noMatch;
-  await deps.db
+  const finished = await deps.db
     .update(images)
     .set({
       status: 'completed',
@@ -118,7 +139,13 @@ async function render(deps: ProcessingDeps, imageId: string, organizationId: str
       ...(scanGroupId ? { scanGroupId } : {}),
       info: sql`${images.info} || ${JSON.stringify({ code, desc: simpleId ?? '' })}::jsonb`,
     })
-    .where(eq(images.id, imageId));
+    .where(and(eq(images.id, imageId), eq(images.status, 'processing')))
+    .returning({ id: images.id });
+  if (!finished.length) {
+    // Canceled while the last tiles were written (the cancel reached another process's worker late).
+    await fs.rm(out, { recursive: true, force: true });
+    return;
+  }
   if (scanGroupId) {
     await deps.db
       .update(scanGroups)
@@ -156,5 +183,5 @@ export async function markFailed(db: Db, imageId: string, code: string, error: u
   await db
     .update(images)
     .set({ status: 'failed', info: sql`${images.info} || ${JSON.stringify(info)}::jsonb` })
-    .where(eq(images.id, imageId));
+    .where(and(eq(images.id, imageId), inArray(images.status, WAITING)));
 }

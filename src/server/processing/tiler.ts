@@ -247,7 +247,7 @@ async function readBand(
 export async function writePyramid(
   slide: Slide,
   outDir: string,
-  opts: { quality?: number; onProgress?: (done: number, total: number) => void } = {},
+  opts: { quality?: number; onProgress?: (done: number, total: number) => void; signal?: AbortSignal } = {},
 ): Promise<PyramidResult> {
   const { width, height } = slide.levels[0];
   const levels = dziLevels(width, height);
@@ -288,6 +288,10 @@ export async function writePyramid(
     let top: LevelWriter | undefined;
     for (const l of [...levels].reverse()) top = new LevelWriter(l, channels, top, emit);
     for (let y = 0; y < height; y += bandRows) {
+      if (opts.signal?.aborted) {
+        await pool.drain();
+        opts.signal.throwIfAborted();
+      }
       const rows = Math.min(bandRows, height - y);
       await top!.add({ y0: y, rows, data: await readBand(slide, y, rows, channels, layer) });
     }

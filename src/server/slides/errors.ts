@@ -11,6 +11,7 @@ export type SlideErrorCode =
   | 'unsupported_pixel_type'
   | 'missing_file'
   | 'no_image'
+  | 'too_large'
   | 'bad_request';
 
 export class SlideError extends Error {
@@ -24,6 +25,8 @@ export class SlideError extends Error {
     this.name = 'SlideError';
   }
 }
+
+const count = (n: number) => n.toLocaleString('en-US');
 
 /** The catalogue: one function per error so that each message is written exactly once. */
 export const SlideErrors = {
@@ -65,6 +68,11 @@ export const SlideErrors = {
   qptiffCorrupt: (why: string) => new SlideError('corrupt', `Corrupt QPTIFF file: ${why}`),
 
   // Any reader
+  tooLarge: (width: number, height: number, max: number) =>
+    new SlideError(
+      'too_large',
+      `Slide too large: ${count(width)} × ${count(height)} pixels is more than the ${count(max)} pixels per scene this server accepts`,
+    ),
   noLevel: (level: number, count: number) =>
     new SlideError('bad_request', `Level ${level} does not exist: the slide has ${count} levels`),
   noChannel: (channel: number, count: number) =>

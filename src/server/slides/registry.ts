@@ -5,6 +5,7 @@
 import { basename } from 'node:path';
 import { cziReader } from './czi';
 import { SlideErrors } from './errors';
+import { assertSlideSize, DEFAULT_MAX_SLIDE_PIXELS } from './limits';
 import { mrxsReader } from './mrxs';
 import { qptiffReader } from './qptiff';
 import type { Slide, SlideFormatReader } from './types';
@@ -20,12 +21,20 @@ export async function detectFormat(files: string[]): Promise<SlideFormatReader |
 /**
  * Opens a slide upload. `files` is one .czi or .qptiff path, or for MIRAX the .mrxs path together with
  * every file of its data folder (Slidedat.ini, Index.dat, Data*.dat), in any order.
- * Throws SlideError ('unsupported_format' when no reader accepts the files, else the reader's reason).
+ * Throws SlideError ('unsupported_format' when no reader accepts the files, 'too_large' past
+ * `maxPixels` level-0 pixels (slides/limits.ts), else the reader's reason).
  */
-export async function openSlide(files: string[]): Promise<Slide> {
+export async function openSlide(files: string[], opts: { maxPixels?: number } = {}): Promise<Slide> {
   const format = await detectFormat(files);
   if (!format) throw SlideErrors.unsupportedFormat(basename(files[0] ?? ''));
-  return format.open(files);
+  const slide = await format.open(files);
+  try {
+    assertSlideSize(slide, opts.maxPixels ?? DEFAULT_MAX_SLIDE_PIXELS);
+  } catch (error) {
+    await slide.close();
+    throw error;
+  }
+  return slide;
 }
 
 /** Extensions the upload picker accepts, from the registry so that a new format shows up by itself. */

@@ -57,6 +57,8 @@ export function layoutGroup(
     return { error: UploadOwnText.mrxsMissingData('.dat files') };
   const main = mains[0];
   const base = path.basename(main.fileName, path.extname(main.fileName));
+  // The data folder is named like the .mrxs: a name of dots only would be no folder (or its parent).
+  if (!/[^.]/.test(base)) return { error: UploadOwnText.mrxsNeedsFolder };
   return {
     main: `${dir}/${main.fileName}`,
     files: [

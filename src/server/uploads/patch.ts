@@ -11,6 +11,7 @@ import { ERRORS, TUS_RESUMABLE } from '@tus/utils';
 import { HttpError } from '../http/errors';
 import { finishPart } from './assemble';
 import type { UploadRuntime } from './runtime';
+import { STORAGE_FULL } from './store';
 
 /** tus's own wait before a request holding a resource's lock is stopped for a newer one. */
 const LOCK_DRAIN_MS = 3000;
@@ -83,6 +84,7 @@ export async function patchUpload(
   } catch (e) {
     // A request stopped half-way leaves its connection with unread bytes: close it after answering.
     if (stop.signal.aborted) reply.header('Connection', 'close');
+    if ((e as NodeJS.ErrnoException).code === 'ENOSPC') throw fail(STORAGE_FULL, 'STORAGE_FULL');
     throw isTusError(e) ? fail(e) : e;
   } finally {
     clearTimeout(drain);

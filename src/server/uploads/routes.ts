@@ -9,6 +9,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Metadata } from '@tus/utils';
+import { inputProblem } from '../../api/input';
 import { UploadText } from '../../api/messages';
 import {
   extensionOf,
@@ -92,6 +93,8 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
     } catch {
       throw badRequest('Upload-Metadata is not valid tus metadata');
     }
+    const unfit = inputProblem(raw, 'metadata');
+    if (unfit) throw badRequest(unfit, 'VALIDATION');
     const parsed = UploadMetadata.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -146,6 +149,8 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       });
     });
     await toTus(request, reply, { newUploadId: id });
+    // tus could not create the resource (a full disk: 507): the part is forgotten, so a retry starts afresh.
+    if (reply.raw.statusCode >= 400) await db.delete(uploads).where(eq(uploads.id, id));
   });
 
   app.head('/:id', { schema: { params: UploadIdParams, hide: true } }, async (request, reply) => {

@@ -8,7 +8,8 @@ import type { AppContext } from '../context';
 import { storageFor } from '../storage';
 import { expireUploads, finishPart, type UploadDeps } from './assemble';
 import { uploadSettingsFromEnv, type UploadSettings } from './config';
-import { chunkContext, UploadStore } from './store';
+import { SERVER_FAILED } from '../http/errors';
+import { chunkContext, STORAGE_FULL, UploadStore } from './store';
 
 export interface UploadRuntime {
   settings: UploadSettings;
@@ -48,9 +49,13 @@ export function uploadRuntime(app: FastifyInstance): UploadRuntime {
       await finishPart(deps, upload.id);
       return {};
     },
+    // tus answers an unexpected error with its message (a Node error names the server's paths): a
+    // full disk is the 507 a person can act on, anything else the server's generic failure.
     onResponseError(_req, err) {
-      if (!('status_code' in err)) app.log.error({ err }, 'tus request failed');
-      return undefined;
+      if ('status_code' in err) return undefined;
+      if ((err as NodeJS.ErrnoException).code === 'ENOSPC') return STORAGE_FULL;
+      app.log.error({ err }, 'tus request failed');
+      return { status_code: 500, body: `${SERVER_FAILED}\n` };
     },
   });
   tus.on(EVENTS.POST_CREATE, (_req, upload) => app.log.debug({ upload: upload.id }, 'upload created'));

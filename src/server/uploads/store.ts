@@ -12,6 +12,7 @@ import path from 'node:path';
 import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DataStore, StreamLimiter, type Upload } from '@tus/utils';
+import { UploadOwnText } from '../../api/uploads';
 import type { FileStorage } from '../storage';
 import { ABORTED, CHECKSUM_MISMATCH, writeChunkToFile, type ChunkOptions } from './chunk-writer';
 
@@ -25,8 +26,8 @@ export interface ChunkContext {
 /** What tus needs from the route while it handles a request (it hands a store only ids and streams). */
 export const chunkContext = new AsyncLocalStorage<ChunkContext>();
 
-/** tus errors are `{status_code, body}`. */
-export const STORAGE_FULL = { status_code: 507, body: 'Insufficient Storage\n' };
+/** tus errors are `{status_code, body}`: a full disk says what happens next (UploadOwnText.storageFull). */
+export const STORAGE_FULL = { status_code: 507, body: `${UploadOwnText.storageFull}\n` };
 /** Room kept free beside the chunk, so the database and logs never hit a full disk first. */
 const RESERVE_BYTES = 256 * 1024 * 1024;
 

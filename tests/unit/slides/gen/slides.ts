@@ -297,3 +297,22 @@ export async function bigMosaicCzi(dir: string, width: number, height: number, t
   writeFileSync(path, writeCzi(subblocks, cziXml({ pixelUm: 0.25 })));
   return path;
 }
+
+/**
+ * A decompression bomb: a file of a few KiB whose level 0 is `width` × `height` (two 16×16 tiles in
+ * opposite corners), which a tiler would fill tile by tile.
+ */
+export function farCornersCzi(dir: string, width: number, height: number): string {
+  const tile = (x: number, y: number): SubblockSpec => ({
+    x,
+    y,
+    w: 16,
+    h: 16,
+    pixelType: PT.Bgr24,
+    compression: COMP.None,
+    data: solidBgr(16, 16, [200, 100, 50]),
+  });
+  const path = join(dir, `far-corners-${width}x${height}.czi`);
+  writeFileSync(path, writeCzi([tile(0, 0), tile(width - 16, height - 16)], cziXml()));
+  return path;
+}
