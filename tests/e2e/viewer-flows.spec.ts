@@ -2,10 +2,12 @@
 // their colours; the study viewer steps through the study's slides (buttons, arrow keys, a swipe on
 // its header) on a touch tablet; in portrait the slide gets the width and the touch targets are big.
 import { expect, test, type Page } from '@playwright/test';
+import type { Study } from '../../src/api/entities';
 import { signIn } from './helpers';
 import type { SeededSlide } from './seed-slides';
 
 const slides = () => JSON.parse(process.env.E2E_SLIDES!) as Record<string, SeededSlide>;
+const TABLET = { viewport: { width: 800, height: 1280 }, hasTouch: true, isMobile: true };
 
 /** Waits for the server's worker to finish processing the image (it starts with the server). */
 async function processed(page: Page, imageId: string) {
@@ -69,4 +71,78 @@ test('a fluorescence slide’s card shows its thumbnail in the channels’ colou
   for (const hue of ['blue', 'green', 'yellow', 'red'] as const)
     expect(colours.share[hue], hue).toBeGreaterThan(0.01);
   await page.screenshot({ path: '/tmp/viewer-flows/thumbnail-1440.png' });
+});
+
+/** A one-finger touch drag from `from` to `to`, as a tablet's touchscreen sends it. */
+async function swipe(page: Page, from: { x: number; y: number }, to: { x: number; y: number }) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [from] });
+  for (let i = 1; i <= 8; i++)
+    await cdp.send('Input.dispatchTouchEvent', {
+      type: 'touchMove',
+      touchPoints: [{ x: from.x + ((to.x - from.x) * i) / 8, y: from.y + ((to.y - from.y) * i) / 8 }],
+    });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+/** A study of the two seeded slides, brightfield first, through the API. */
+async function twoSlideStudy(page: Page): Promise<Study> {
+  const { brightfield, fluorescence } = slides();
+  const res = await page.request.post('/v2/studies', {
+    data: {
+      study: {
+        name: `Stepping ${Date.now()}`,
+        scanGroupIds: [brightfield.scanGroupId, fluorescence.scanGroupId],
+      },
+    },
+  });
+  expect(res.ok()).toBe(true);
+  return ((await res.json()) as { result: Study }).result;
+}
+
+test.describe('on a tablet', () => {
+  test.use(TABLET);
+
+  test('the study viewer steps through the study’s slides: buttons, arrow keys, swipe', async ({ page }) => {
+    await signIn(page);
+    const { brightfield, fluorescence } = slides();
+    const study = await twoSlideStudy(page);
+    const at = async (n: 1 | 2) => {
+      const s = n === 1 ? brightfield : fluorescence;
+      await expect(page).toHaveURL(new RegExp(`/sviewer/${study.id}/${n}$`));
+      await expect(page.getByRole('heading', { name: `Slide ${s.simpleId}` })).toBeVisible();
+      await expect(page.getByText(`Slide ${n} of 2`)).toBeVisible();
+    };
+    await page.goto(`/sviewer/${study.id}/1`);
+    await at(1);
+    await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled();
+
+    await page.getByRole('button', { name: 'Next' }).tap();
+    await at(2);
+    await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
+    await page.keyboard.press('ArrowLeft');
+    await at(1);
+    await page.keyboard.press('ArrowRight');
+    await at(2);
+
+    // A swipe on the header: to the right for the previous slide, to the left for the next.
+    const header = page.locator('[data-swipe-area]');
+    const box = (await header.boundingBox())!;
+    const y = box.y + box.height / 2;
+    await swipe(page, { x: box.x + 100, y }, { x: box.x + 400, y });
+    await at(1);
+    await swipe(page, { x: box.x + 400, y }, { x: box.x + 100, y });
+    await at(2);
+
+    // The same drag on the slide pans it and stays on this slide.
+    const canvas = (await page.getByTestId('slide-viewer').boundingBox())!;
+    const cy = canvas.y + canvas.height / 2;
+    await swipe(page, { x: canvas.x + 50, y: cy }, { x: canvas.x + canvas.width - 50, y: cy });
+    await page.waitForTimeout(500);
+    await at(2);
+    await page.screenshot({ path: '/tmp/viewer-flows/study-viewer-800.png' });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: '/tmp/viewer-flows/study-viewer-1440.png' });
+  });
 });

@@ -1,5 +1,6 @@
 // The slide viewer page (/sgviewer, /sviewer, /image): the multi-image selector (thumbnails, simpleId,
-// 'N Images'), the deep-zoom canvas, and the controls — home, 1:1, layers and channels, viewer options.
+// 'N Images'), the deep-zoom canvas, and the controls — home, 1:1, layers and channels, viewer options;
+// in the study viewer, Previous / Next through the study's slides.
 import { useEffect, useMemo, useState } from 'react';
 import {
   Alert,
@@ -27,6 +28,7 @@ import { useObserved } from '../sync/hooks';
 import { hexToRgb, type ChannelDisplay } from './adjust';
 import { useViewerOptions } from './useViewerOptions';
 import { SlideViewer } from './SlideViewer';
+import { StepNav, SwipeArea, type Stepper } from './StepNav';
 import { ViewerControls } from './ViewerControls';
 import { AnnotationOverlay } from './annotations/AnnotationOverlay';
 import { AnnotationsButton } from './annotations/AnnotationsButton';
@@ -50,11 +52,14 @@ export function ViewerPage({
   imageIndex = 0,
   header,
   studyId,
+  stepper,
 }: {
   scanGroupId: string;
   imageIndex?: number;
   header?: React.ReactNode;
   studyId?: string;
+  /** Previous / Next through the slides around this one (the study viewer). */
+  stepper?: Stepper;
 }) {
   // The local store answers first (and offline); the server's answer, once it comes, is fresher.
   const local = useObserved((db) => readLocalSlide(db, scanGroupId), [scanGroupId]);
@@ -75,20 +80,24 @@ export function ViewerPage({
     return <Alert color="red">{extractMessage(slide.error ?? list.error)}</Alert>;
   const imgs = list.data?.result ?? (local?.slide ? local.images : []);
   const current = imgs[Math.min(index, imgs.length - 1)];
+  const top = (
+    <Group justify="space-between" gap="xs">
+      <Group gap="sm">
+        <Title order={3}>{slideData ? `Slide ${slideData.simpleId}` : Misc.resultsNotFound}</Title>
+        {header}
+      </Group>
+      <Group gap="xs">
+        {stepper && <StepNav stepper={stepper} size="md" />}
+        {current && <AnnotationsButton imageId={current.id} />}
+        <Badge variant="light" tt="none">
+          {imgs.length} Images
+        </Badge>
+      </Group>
+    </Group>
+  );
   return (
     <Stack gap="sm" h="calc(100vh - 160px)" mih={480}>
-      <Group justify="space-between">
-        <Group gap="sm">
-          <Title order={3}>{slideData ? `Slide ${slideData.simpleId}` : Misc.resultsNotFound}</Title>
-          {header}
-        </Group>
-        <Group gap="xs">
-          {current && <AnnotationsButton imageId={current.id} />}
-          <Badge variant="light" tt="none">
-            {imgs.length} Images
-          </Badge>
-        </Group>
-      </Group>
+      {stepper ? <SwipeArea stepper={stepper}>{top}</SwipeArea> : top}
       <Group align="stretch" gap="sm" wrap="nowrap" style={{ flex: 1, minHeight: 0 }}>
         <ImageSelector
           images={imgs}
