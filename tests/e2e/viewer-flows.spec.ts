@@ -1,7 +1,8 @@
 // The viewer as a lab and a reviewer use it: a fluorescence slide's thumbnail shows its channels in
 // their colours; the study viewer steps through the study's slides (buttons, arrow keys, a swipe on
 // its header) on a touch tablet; in portrait the slide gets the width and the touch targets are big.
-import { expect, test, type Page } from '@playwright/test';
+import crypto from 'node:crypto';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { Study } from '../../src/api/entities';
 import { signIn } from './helpers';
 import type { SeededSlide } from './seed-slides';
@@ -101,6 +102,16 @@ async function twoSlideStudy(page: Page): Promise<Study> {
   return ((await res.json()) as { result: Study }).result;
 }
 
+/** A touch target is at least 44×44 CSS px on screen (polled: a card may draw its menu a moment later). */
+async function expectTouchSize(target: Locator) {
+  await expect(target).toBeVisible();
+  const size = async () => {
+    const box = await target.boundingBox();
+    return box ? { width: box.width >= 44, height: box.height >= 44 } : undefined;
+  };
+  await expect.poll(size, { message: `size of ${target}` }).toEqual({ width: true, height: true });
+}
+
 test.describe('on a tablet', () => {
   test.use(TABLET);
 
@@ -144,5 +155,65 @@ test.describe('on a tablet', () => {
     await page.screenshot({ path: '/tmp/viewer-flows/study-viewer-800.png' });
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.screenshot({ path: '/tmp/viewer-flows/study-viewer-1440.png' });
+  });
+
+  test('in portrait the slide gets the width; cards’ menus, hearts and review links are 44×44', async ({
+    page,
+  }) => {
+    await signIn(page);
+    const { fluorescence: s } = slides();
+    await processed(page, s.imageId);
+    const study = await twoSlideStudy(page);
+    const me = ((await (await page.request.get('/v2/auth/me')).json()) as { user: { id: string } }).user.id;
+    const group = crypto.randomUUID();
+    const made = await page.request.post('/v2/reviews', {
+      data: { review: { reviewGroupUUID: group, imageId: s.imageId, reviewerId: me, type: 'qc' } },
+    });
+    expect(made.status()).toBe(200);
+
+    // The viewer: the slide takes (almost) the whole width; the controls wait in a drawer.
+    await page.goto(`/sviewer/${study.id}/2`);
+    await expect(page.getByRole('heading', { name: `Slide ${s.simpleId}` })).toBeVisible();
+    await expect(page.getByTestId('slide-viewer')).toBeVisible();
+    expect((await page.getByTestId('slide-viewer').boundingBox())!.width).toBeGreaterThan(700);
+    await expect(page.getByLabel('DAPI', { exact: true })).toHaveCount(0);
+    await page.screenshot({ path: '/tmp/viewer-flows/viewer-portrait-800.png' });
+    const open = page.getByRole('button', { name: 'Viewer controls' });
+    await expectTouchSize(open);
+    await open.tap();
+    const drawer = page.getByRole('dialog', { name: 'Viewer controls' });
+    await expect(drawer.getByLabel('DAPI', { exact: true })).toBeChecked();
+    await drawer.getByRole('switch', { name: 'DAPI' }).tap();
+    await expect(drawer.getByLabel('DAPI', { exact: true })).not.toBeChecked();
+    await page.screenshot({ path: '/tmp/viewer-flows/viewer-drawer-800.png' });
+    await page.keyboard.press('Escape');
+    await expect(drawer).toHaveCount(0);
+    for (const name of ['Previous', 'Draw region']) await expectTouchSize(page.getByRole('button', { name }));
+
+    // Slide and study cards: the menu and the heart.
+    await page.goto('/dashboard/slides');
+    await page.getByRole('textbox', { name: 'Search', exact: true }).fill(s.simpleId);
+    const slideCard = page.locator(`[data-slide-id="${s.scanGroupId}"]`);
+    await expectTouchSize(slideCard.getByRole('button', { name: `Slide menu ${s.simpleId}` }));
+    await expectTouchSize(slideCard.getByRole('button', { name: /^(Add|Remove) heart$/ }));
+    await page.screenshot({ path: '/tmp/viewer-flows/slides-800.png' });
+    await page.goto('/dashboard/studies');
+    await page.getByRole('textbox', { name: 'Search', exact: true }).fill(study.name);
+    const studyCard = page.locator(`[data-study-id="${study.id}"]`);
+    await expectTouchSize(studyCard.getByRole('button', { name: `Study menu ${study.name}` }));
+
+    // Review links on the review group's card.
+    await page.goto('/dashboard/reviews-and-qc');
+    const reviewCard = page.locator(`[data-testid="review-card"][data-group="${group}"]`);
+    await expect(reviewCard).toBeVisible({ timeout: 20_000 });
+    for (const name of ['Open', 'QC report']) await expectTouchSize(reviewCard.getByRole('link', { name }));
+    await page.screenshot({ path: '/tmp/viewer-flows/reviews-800.png' });
+
+    // A wide window keeps the controls beside the slide.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`/sviewer/${study.id}/2`);
+    await expect(page.getByLabel('DAPI', { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Viewer controls' })).toHaveCount(0);
+    await page.screenshot({ path: '/tmp/viewer-flows/viewer-1440-touch.png' });
   });
 });
