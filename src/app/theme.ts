@@ -1,5 +1,9 @@
 // The Mantine theme: a calm clinical blue, comfortable touch targets for tablets at the bench.
 import { createTheme, type MantineColorsTuple } from '@mantine/core';
+import './touch.css';
+
+/** The class that makes a control at least 44×44 CSS px on touch screens (touch.css). */
+export const TOUCH_TARGET = 'touch-target';
 
 const tessera: MantineColorsTuple = [
   '#e8f1fa',
@@ -23,6 +27,8 @@ export const theme = createTheme({
   headings: { fontWeight: '650' },
   components: {
     Tooltip: { defaultProps: { openDelay: 300, withArrow: true } },
-    Button: { defaultProps: { radius: 'md' } },
+    Button: { defaultProps: { radius: 'md' }, classNames: { root: TOUCH_TARGET } },
+    // Icon buttons (card menus, hearts, zoom) are the smallest targets: 44×44 on touch screens.
+    ActionIcon: { classNames: { root: TOUCH_TARGET } },
   },
 });

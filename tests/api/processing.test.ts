@@ -166,6 +166,38 @@ describe(`slide processing on ${target.name}`, () => {
     });
   }
 
+  it('composites the fluorescence thumbnail in the channels’ colours, not black', async () => {
+    const image = await upload({ ...CASES[1], simpleId: undefined });
+    const res = await get(`/v2/images/${image.id}/tiles/thumbnail.jpg`);
+    expect(res.statusCode).toBe(200);
+    const { data, info } = await sharp(res.rawPayload).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([512, 384]);
+    const px = info.width * info.height;
+    let sum = 0;
+    // Saturated pixels by hue: the fixture's DAPI blue, Opal 520 green, Opal 570 yellow, Opal 690 red.
+    const hues = { blue: 240, green: 120, yellow: 60, red: 0 };
+    const counts = { blue: 0, green: 0, yellow: 0, red: 0 };
+    for (let i = 0; i < px; i++) {
+      const [r, g, b] = [data[i * 3], data[i * 3 + 1], data[i * 3 + 2]];
+      sum += (r + g + b) / 3;
+      const max = Math.max(r, g, b);
+      const chroma = max - Math.min(r, g, b);
+      if (chroma < 100) continue;
+      const h =
+        max === r
+          ? (60 * ((g - b) / chroma) + 360) % 360
+          : max === g
+            ? 60 * ((b - r) / chroma) + 120
+            : 60 * ((r - g) / chroma) + 240;
+      for (const [name, hue] of Object.entries(hues) as Array<[keyof typeof hues, number]>) {
+        const d = Math.min(Math.abs(h - hue), 360 - Math.abs(h - hue));
+        if (d <= 15) counts[name]++;
+      }
+    }
+    expect(sum / px).toBeGreaterThan(30);
+    for (const [name, n] of Object.entries(counts)) expect(n / px, name).toBeGreaterThan(0.01);
+  });
+
   for (const file of [
     'DAPI_GFP.czi',
     'newCZI_compressed.czi',

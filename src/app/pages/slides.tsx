@@ -1,6 +1,7 @@
 // Simple pages for slides and images: the slide and study viewers' data and one image. The slide list
 // and the slide-selection popup are src/app/slides and src/app/image-selection.
 import { Box, Progress, Stack, Text } from '@mantine/core';
+import { useNavigate } from '@tanstack/react-router';
 import { ImageCanvas, ViewerPage, isViewable } from '../viewer/ViewerPage';
 import { AppLink } from '../lib/AppLink';
 import type { Image, Study } from '../../api/entities';
@@ -18,12 +19,23 @@ export function ScanGroupViewerPage({
 }
 
 export function StudyViewerPage({ studyId, number }: { studyId: string; number: number }) {
+  const navigate = useNavigate();
   return (
     <DataView<Study> path={`/studies/${studyId}`}>
       {(study) => {
         const total = study.scanGroupIds.length;
         const n = Math.min(Math.max(1, number), Math.max(1, total));
         const id = study.scanGroupIds[n - 1];
+        // The study's slides one after another, as the reviewer steps through a group's images.
+        const stepper = {
+          at: n - 1,
+          count: total,
+          go: (i: number) =>
+            void navigate({
+              to: '/sviewer/$studyId/$scangroupNumber',
+              params: { studyId, scangroupNumber: String(i + 1) },
+            }),
+        };
         // §2.9: in viewer mode the study shows a progress bar 'Slide X of Y'.
         const header = (
           <Stack gap={2} w={200}>
@@ -34,7 +46,7 @@ export function StudyViewerPage({ studyId, number }: { studyId: string; number: 
           </Stack>
         );
         return id ? (
-          <ViewerPage scanGroupId={id} header={header} studyId={studyId} />
+          <ViewerPage key={id} scanGroupId={id} header={header} studyId={studyId} stepper={stepper} />
         ) : (
           <Text>{Misc.imageNotAvailable}</Text>
         );

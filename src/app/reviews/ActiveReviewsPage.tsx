@@ -11,6 +11,7 @@ import type { User } from '../../api/users';
 import { readRows } from '../../local/read';
 import { formatDate } from '../lib/format';
 import { ModalTile } from '../shell/ModalTile';
+import { TOUCH_TARGET } from '../theme';
 import { useAbility } from '../session/ability';
 import { useLocalQuery, useObserved } from '../sync/hooks';
 import { REQUEST_REVIEW_TITLE } from './RequestReviewModal';
@@ -96,7 +97,11 @@ export function ReviewGroupCard({ group, users }: { group: GroupSummary; users: 
         </Group>
         <GroupCounts group={group} />
         <Group gap="xs">
-          <Link to="/review/$reviewGroupUUID/$index" params={{ reviewGroupUUID: group.id, index: '0' }}>
+          <Link
+            to="/review/$reviewGroupUUID/$index"
+            params={{ reviewGroupUUID: group.id, index: '0' }}
+            className={TOUCH_TARGET}
+          >
             Open
           </Link>
           {group.kind === 'qc' && (
@@ -104,6 +109,7 @@ export function ReviewGroupCard({ group, users }: { group: GroupSummary; users: 
               to="/reports/quality-check/$reviewGroupId"
               params={{ reviewGroupId: group.id }}
               target="_blank"
+              className={TOUCH_TARGET}
             >
               QC report
             </Link>

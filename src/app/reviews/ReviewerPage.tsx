@@ -1,5 +1,5 @@
 // /review/{reviewGroupUUID}/{index} (§2.2, issue 9): the reviewer steps through the group's images in
-// the viewer with Previous / Next, reads and adds comments (comment reviews; one's own are editable),
+// the viewer with Previous / Next (buttons, arrow keys, a swipe on the header), reads and adds comments (comment reviews; one's own are editable),
 // and — QC reviewers with manageOrganizationQC — gives each image its result with one tap: Pass
 // (accepted), Fail (rejected) or Flag (flagged), with an optional reason. Built for a 10-inch tablet
 // at the bench: large targets, no hover needed. Everything goes through the outbox, so it works
@@ -36,6 +36,7 @@ import { formatDate } from '../lib/format';
 import { useMe } from '../session/session-context';
 import { useLocalQuery, useMutations, useObserved, useOutbox } from '../sync/hooks';
 import { ImageCanvas, isViewable } from '../viewer/ViewerPage';
+import { StepNav, SwipeArea } from '../viewer/StepNav';
 import { AnnotationsPanel } from '../viewer/annotations/AnnotationsPanel';
 import { GroupCounts } from './ActiveReviewsPage';
 import { newReviewPreview } from './review-preview';
@@ -92,6 +93,7 @@ export function ReviewerPage({ reviewGroupUUID, index }: { reviewGroupUUID: stri
       to: '/review/$reviewGroupUUID/$index',
       params: { reviewGroupUUID, index: String(i) },
     });
+  const stepper = { at, count, go };
 
   // Refused changes to this group's reviews: rolled back; the reviewer is told which image.
   const groupReviewIds = new Map<string, number>();
@@ -104,24 +106,19 @@ export function ReviewerPage({ reviewGroupUUID, index }: { reviewGroupUUID: stri
   const progress = reviewGroupProgress(group.counts);
   return (
     <Stack gap="sm">
-      <Group justify="space-between" wrap="wrap" gap="xs">
-        <Stack gap={0}>
-          <Title order={3}>{group.kind === 'qc' ? 'Quality check' : 'Review'}</Title>
-          <Text size="sm" c="dimmed">
-            Image {at + 1} of {count}
-            {current.slide ? ` · Slide ${current.slide.simpleId}` : ''}
-            {current.image ? ` · ${current.image.name}` : ''}
-          </Text>
-        </Stack>
-        <Group gap="xs">
-          <Button size="lg" variant="default" disabled={at === 0} onClick={() => go(at - 1)}>
-            Previous
-          </Button>
-          <Button size="lg" variant="default" disabled={at >= count - 1} onClick={() => go(at + 1)}>
-            Next
-          </Button>
+      <SwipeArea stepper={stepper}>
+        <Group justify="space-between" wrap="wrap" gap="xs">
+          <Stack gap={0}>
+            <Title order={3}>{group.kind === 'qc' ? 'Quality check' : 'Review'}</Title>
+            <Text size="sm" c="dimmed">
+              Image {at + 1} of {count}
+              {current.slide ? ` · Slide ${current.slide.simpleId}` : ''}
+              {current.image ? ` · ${current.image.name}` : ''}
+            </Text>
+          </Stack>
+          <StepNav stepper={stepper} />
         </Group>
-      </Group>
+      </SwipeArea>
       <Progress value={progress.progress * 100} aria-label="Group progress" />
       <GroupCounts group={{ ...group.counts, kind: group.kind }} />
       {refused.map((entry) => (

@@ -1,11 +1,16 @@
 // The slide viewer page (/sgviewer, /sviewer, /image): the multi-image selector (thumbnails, simpleId,
-// 'N Images'), the deep-zoom canvas, and the controls — home, 1:1, layers and channels, viewer options.
+// 'N Images'), the deep-zoom canvas, and the controls — home, 1:1, layers and channels, viewer options;
+// in the study viewer, Previous / Next through the study's slides. Below VIEWER_PANELS_MIN_WIDTH (a
+// tablet in portrait) the slide gets the width: images in a row above it, controls in a drawer.
 import { useEffect, useMemo, useState } from 'react';
 import {
   Alert,
   Badge,
   Box,
+  Button,
   Card,
+  Drawer,
+  Flex,
   Group,
   Image as MImage,
   ScrollArea,
@@ -27,6 +32,8 @@ import { useObserved } from '../sync/hooks';
 import { hexToRgb, type ChannelDisplay } from './adjust';
 import { useViewerOptions } from './useViewerOptions';
 import { SlideViewer } from './SlideViewer';
+import { StepNav, SwipeArea, type Stepper } from './StepNav';
+import { useNarrowViewer } from './layout';
 import { ViewerControls } from './ViewerControls';
 import { AnnotationOverlay } from './annotations/AnnotationOverlay';
 import { AnnotationsButton } from './annotations/AnnotationsButton';
@@ -45,16 +52,22 @@ async function readLocalSlide(db: LocalDb, scanGroupId: string) {
   return { slide, images };
 }
 
+/** The button and drawer title of the viewer's controls on narrow windows. */
+const VIEWER_CONTROLS = 'Viewer controls';
+
 export function ViewerPage({
   scanGroupId,
   imageIndex = 0,
   header,
   studyId,
+  stepper,
 }: {
   scanGroupId: string;
   imageIndex?: number;
   header?: React.ReactNode;
   studyId?: string;
+  /** Previous / Next through the slides around this one (the study viewer). */
+  stepper?: Stepper;
 }) {
   // The local store answers first (and offline); the server's answer, once it comes, is fresher.
   const local = useObserved((db) => readLocalSlide(db, scanGroupId), [scanGroupId]);
@@ -68,6 +81,7 @@ export function ViewerPage({
       api<ListResult<Image>>('GET', `/images?scanGroupId=${scanGroupId}&limit=100&orderDirection=asc`),
     refetchInterval: 30_000,
   });
+  const narrow = useNarrowViewer();
   const [index, setIndex] = useState(imageIndex);
   useEffect(() => setIndex(imageIndex), [imageIndex]);
   const slideData = slide.data ?? local?.slide;
@@ -75,26 +89,37 @@ export function ViewerPage({
     return <Alert color="red">{extractMessage(slide.error ?? list.error)}</Alert>;
   const imgs = list.data?.result ?? (local?.slide ? local.images : []);
   const current = imgs[Math.min(index, imgs.length - 1)];
+  const top = (
+    <Group justify="space-between" gap="xs">
+      <Group gap="sm">
+        <Title order={3}>{slideData ? `Slide ${slideData.simpleId}` : Misc.resultsNotFound}</Title>
+        {header}
+      </Group>
+      <Group gap="xs">
+        {stepper && <StepNav stepper={stepper} size="md" />}
+        {current && <AnnotationsButton imageId={current.id} />}
+        <Badge variant="light" tt="none">
+          {imgs.length} Images
+        </Badge>
+      </Group>
+    </Group>
+  );
   return (
     <Stack gap="sm" h="calc(100vh - 160px)" mih={480}>
-      <Group justify="space-between">
-        <Group gap="sm">
-          <Title order={3}>{slideData ? `Slide ${slideData.simpleId}` : Misc.resultsNotFound}</Title>
-          {header}
-        </Group>
-        <Group gap="xs">
-          {current && <AnnotationsButton imageId={current.id} />}
-          <Badge variant="light" tt="none">
-            {imgs.length} Images
-          </Badge>
-        </Group>
-      </Group>
-      <Group align="stretch" gap="sm" wrap="nowrap" style={{ flex: 1, minHeight: 0 }}>
+      {stepper ? <SwipeArea stepper={stepper}>{top}</SwipeArea> : top}
+      <Flex
+        direction={narrow ? 'column' : 'row'}
+        align="stretch"
+        gap="sm"
+        wrap="nowrap"
+        style={{ flex: 1, minHeight: 0 }}
+      >
         <ImageSelector
           images={imgs}
           selected={current?.id}
           onSelect={(i) => setIndex(i)}
           simpleId={slideData?.simpleId}
+          strip={narrow}
         />
         <Box
           style={{ flex: 1, minWidth: 0, borderRadius: 8, overflow: 'hidden' }}
@@ -108,21 +133,24 @@ export function ViewerPage({
             </Stack>
           )}
         </Box>
-      </Group>
+      </Flex>
     </Stack>
   );
 }
 
+/** The slide's images: a column beside the slide, or a row above it (`strip`, narrow windows). */
 function ImageSelector(props: {
   images: Image[];
   selected?: string;
   simpleId?: string;
   onSelect(i: number): void;
+  strip?: boolean;
 }) {
+  const Items = props.strip ? Group : Stack;
   return (
-    <Card withBorder p="xs" w={150} style={{ flexShrink: 0 }}>
-      <ScrollArea h="100%">
-        <Stack gap="xs">
+    <Card withBorder p="xs" w={props.strip ? undefined : 150} style={{ flexShrink: 0 }}>
+      <ScrollArea h={props.strip ? undefined : '100%'} type={props.strip ? 'auto' : undefined}>
+        <Items gap="xs" wrap="nowrap">
           {props.images.map((img, i) => (
             <UnstyledButton
               key={img.id}
@@ -137,19 +165,20 @@ function ImageSelector(props: {
             >
               <MImage
                 src={tilesPath(img.id, 'thumbnail.jpg')}
-                h={90}
+                h={props.strip ? 56 : 90}
+                w={props.strip ? 96 : undefined}
                 fit="contain"
                 bg="gray.1"
                 radius="sm"
                 alt=""
                 fallbackSrc="/icons/logo.svg"
               />
-              <Text size="xs" ta="center" truncate>
+              <Text size="xs" ta="center" truncate maw={props.strip ? 96 : undefined}>
                 {props.simpleId ?? img.name}
               </Text>
             </UnstyledButton>
           ))}
-        </Stack>
+        </Items>
       </ScrollArea>
     </Card>
   );
@@ -177,6 +206,8 @@ export function ImageCanvas({
   const [options, setOptions] = useViewerOptions(studyId);
   const [channels, setChannels] = useState<ChannelDisplay[]>([]);
   const [viewer, setViewer] = useState<OpenSeadragon.Viewer>();
+  const narrow = useNarrowViewer();
+  const [controlsOpen, setControlsOpen] = useState(false);
   const initial = useMemo(
     () =>
       manifest.data?.layers.map((l) => ({ visible: true, color: hexToRgb(l.color), min: 0, max: 255 })) ?? [],
@@ -185,6 +216,17 @@ export function ImageCanvas({
   useEffect(() => setChannels(initial), [initial]);
   if (manifest.isError) return <Alert color="red">{extractMessage(manifest.error)}</Alert>;
   if (!manifest.data) return <Text c="dimmed">Loading...</Text>;
+  const controls = (
+    <ViewerControls
+      manifest={manifest.data}
+      viewer={viewer}
+      options={options}
+      onOptions={setOptions}
+      channels={channels}
+      onChannels={setChannels}
+      bare={narrow}
+    />
+  );
   return (
     <Group h="100%" gap={0} wrap="nowrap" align="stretch">
       <Box pos="relative" style={{ flex: 1, minWidth: 0 }}>
@@ -196,15 +238,34 @@ export function ImageCanvas({
           onViewer={setViewer}
         />
         <AnnotationOverlay viewer={viewer} imageId={image.id} reviewId={reviewId} />
+        {narrow && (
+          <Button
+            pos="absolute"
+            top={8}
+            right={8}
+            variant="default"
+            style={{ zIndex: 3 }}
+            aria-expanded={controlsOpen}
+            onClick={() => setControlsOpen(true)}
+          >
+            {VIEWER_CONTROLS}
+          </Button>
+        )}
       </Box>
-      <ViewerControls
-        manifest={manifest.data}
-        viewer={viewer}
-        options={options}
-        onOptions={setOptions}
-        channels={channels}
-        onChannels={setChannels}
-      />
+      {narrow ? (
+        <Drawer
+          opened={controlsOpen}
+          onClose={() => setControlsOpen(false)}
+          position="right"
+          size={300}
+          title={VIEWER_CONTROLS}
+          overlayProps={{ backgroundOpacity: 0.15 }}
+        >
+          {controls}
+        </Drawer>
+      ) : (
+        controls
+      )}
     </Group>
   );
 }

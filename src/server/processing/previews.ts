@@ -1,7 +1,7 @@
 // The thumbnail (a fluorescence slide's channels composited in their colours) and the label picture.
 import sharp from 'sharp';
 import type { RawImage, Slide } from '../slides/types';
-import type { ChannelRange } from './tiler';
+import { channelRange, to8bit, type ChannelRange } from './tiler';
 
 export const THUMBNAIL_MAX = 512;
 
@@ -29,22 +29,23 @@ export async function thumbnailJpeg(slide: Slide, ranges?: ChannelRange[]): Prom
     const img = await slide.readRegion(li, 0, 0, l.width, l.height);
     return toSharp(img).resize(w, h, { fit: 'fill' }).jpeg({ quality: 85 }).toBuffer();
   }
-  // Additive composite: each channel's display range mapped to its colour.
+  // Additive composite: each channel mapped through its display range (from the data, as the viewer's
+  // layers) to 0..255, shrunk, and added in its colour, clipped to 255. Mapping before shrinking keeps
+  // sharp on 8-bit samples (a 16-bit Buffer would be read as twice as many 8-bit ones).
   const rgb = new Float32Array(w * h * 3);
   for (let c = 0; c < slide.channels.length; c++) {
     const raw = await slide.readRegion(li, 0, 0, l.width, l.height, c);
-    const small = await sharp(Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength), {
+    const range = ranges?.[c] ?? (await channelRange(slide, c));
+    const small = await sharp(to8bit(raw, range), {
       raw: { width: raw.width, height: raw.height, channels: 1 },
     })
       .resize(w, h, { fit: 'fill' })
-      .raw({ depth: raw.bits === 16 ? 'ushort' : 'uchar' })
+      .extractChannel(0) // sharp hands grey back as RGB otherwise
+      .raw()
       .toBuffer();
-    const values =
-      raw.bits === 16 ? new Uint16Array(small.buffer, small.byteOffset, small.byteLength / 2) : small;
-    const range = ranges?.[c] ?? { min: 0, max: raw.bits === 16 ? 65535 : 255 };
     const [r, g, b] = slide.channels[c].color;
     for (let i = 0; i < w * h; i++) {
-      const v = Math.min(1, Math.max(0, (values[i] - range.min) / (range.max - range.min)));
+      const v = small[i] / 255;
       rgb[i * 3] += v * r;
       rgb[i * 3 + 1] += v * g;
       rgb[i * 3 + 2] += v * b;

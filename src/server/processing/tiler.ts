@@ -49,7 +49,7 @@ export async function channelRange(slide: Slide, channel: number): Promise<Chann
 }
 
 /** Samples of `img` scaled from [min,max] to 0..255, as 8-bit. */
-function to8bit(img: RawImage, range: ChannelRange): Buffer {
+export function to8bit(img: RawImage, range: ChannelRange): Buffer {
   const out = Buffer.alloc(img.data.length);
   const scale = 255 / (range.max - range.min);
   for (let i = 0; i < out.length; i++) {
