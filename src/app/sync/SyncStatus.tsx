@@ -3,6 +3,7 @@
 // data was last synced.
 import { Badge, Box, Button, Group, Popover, Stack, Text, UnstyledButton } from '@mantine/core';
 import { STORAGE_FULL } from '../../local/quota';
+import { useOfflineReadiness } from '../lib/service-worker';
 import { useSync } from './context';
 import { describeEntry } from './describe';
 import { useLastSynced, useMutations, useOutbox } from './hooks';
@@ -16,6 +17,8 @@ export const SyncText = {
   signInNeeded: 'Sign in again to send your changes.',
   lastSynced: (when: string) => `Last synced ${when}`,
   neverSynced: 'Not synced yet',
+  offlineReady: 'This device is ready to work offline',
+  offlinePreparing: 'Getting this device ready to work offline…',
   failedTitle: 'Not saved',
   syncNow: 'Sync now',
   retry: 'Retry',
@@ -31,6 +34,7 @@ export function SyncStatus() {
   const outbox = useOutbox();
   const last = useLastSynced();
   const mutations = useMutations();
+  const readiness = useOfflineReadiness();
   const online = status.online && (typeof navigator === 'undefined' || navigator.onLine);
   const pending = outbox?.pending ?? 0;
   const failed = outbox?.failed ?? [];
@@ -84,6 +88,11 @@ export function SyncStatus() {
           <Text size="xs" c="dimmed" data-testid="sync-last">
             {last ? SyncText.lastSynced(new Date(last).toLocaleString()) : SyncText.neverSynced}
           </Text>
+          {readiness !== 'unsupported' && (
+            <Text size="xs" c="dimmed" data-testid="offline-readiness">
+              {readiness === 'ready' ? SyncText.offlineReady : SyncText.offlinePreparing}
+            </Text>
+          )}
           {failed.length > 0 && (
             <Stack gap={6} mah={260} style={{ overflowY: 'auto' }}>
               <Text size="sm" fw={600} c="red">
