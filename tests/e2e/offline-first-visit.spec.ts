@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './helpers';
+import { cutServiceWorker } from './offline-helpers';
 
 async function readinessText(page: Page): Promise<string> {
   await page.getByRole('button', { name: 'Sync status' }).click();
@@ -20,16 +21,10 @@ test('a first visit cut off before the service worker is ready stays in the app'
   context,
 }) => {
   // The fixture's context is new: no service worker yet. Its precache requests fail as if the network
-  // had dropped for it first (held instead, they would stall setOffline).
-  let blocked = 0;
-  let cut = true;
-  await context.route('**/*', (route) => {
-    if (!cut || !route.request().serviceWorker()) return route.fallback();
-    blocked += 1;
-    return route.abort('internetdisconnected');
-  });
+  // had dropped for it first.
+  const worker = await cutServiceWorker(context);
   await signIn(page);
-  await expect.poll(() => blocked).toBeGreaterThan(0);
+  await expect.poll(() => worker.blocked()).toBeGreaterThan(0);
   expect(await page.evaluate(() => navigator.serviceWorker.controller)).toBeNull();
   expect(await readinessText(page)).toBe('Getting this device ready to work offline…');
 
@@ -48,7 +43,7 @@ test('a first visit cut off before the service worker is ready stays in the app'
   );
 
   // Back online, the worker installs (the app asks again) and takes control: now the app says so.
-  cut = false;
+  await worker.restore();
   await context.setOffline(false);
   await page.evaluate(async () => {
     if (!navigator.serviceWorker.controller)

@@ -3,7 +3,7 @@
 // typed offline is not dropped when Enter is pressed: the editor stays open with the rule's message.
 import { expect, test } from '@playwright/test';
 import type { Study } from '../../src/api/entities';
-import { cardOf, idbCount, openStudies, syncNow } from './offline-helpers';
+import { cardOf, cutServiceWorker, idbCount, openStudies, syncNow } from './offline-helpers';
 
 const TOO_LONG = 'Study name must be at most 100 characters';
 
@@ -21,6 +21,7 @@ test('a refused change names its value and study; a too-long name stays in its e
   const card = cardOf(page, study.id);
   await expect(card).toBeVisible();
 
+  const worker = await cutServiceWorker(context);
   await context.setOffline(true);
   // Offline: a rename over the limit keeps its editor (and queues nothing) when Enter is pressed.
   await card.getByRole('button', { name: 'Rename study' }).click();
@@ -41,6 +42,7 @@ test('a refused change names its value and study; a too-long name stays in its e
     data: { study: {}, add: { tags: ['t28', 't29'] } },
   });
   expect(full.ok()).toBe(true);
+  await worker.restore();
   await context.setOffline(false);
 
   await page.getByRole('button', { name: 'Sync status' }).click();
