@@ -38,7 +38,9 @@ export default defineConfig({
       filename: 'sw.ts',
       injectRegister: false,
       registerType: 'prompt',
-      // The app shell is precached so the app opens offline; the manifest is served, not precached (gotcha 5).
+      // The app shell and every built script are precached, each route's lazily loaded code included, so
+      // any page opens offline once the worker is in control (src/app/lib/service-worker.ts waits for
+      // that before saying the device is ready). `webmanifest` stays out of globPatterns (gotcha 5).
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png,ico,woff2}'],
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,

@@ -1,7 +1,7 @@
-// The service worker: precaches the app shell so the installed app opens offline, answers every
-// page navigation with the shell (the router takes it from there), and replays the outbox on
-// Background Sync. API calls are never cached here: /v2 data reaches the app through the local store
-// (src/local), which applies the access rules.
+// The service worker: precaches the app shell and every page's code so the installed app opens
+// offline, answers every page navigation with the shell (the router takes it from there), and replays
+// the outbox on Background Sync. API calls are never cached here: /v2 data reaches the app through
+// the local store (src/local), which applies the access rules.
 /// <reference lib="webworker" />
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
@@ -34,6 +34,8 @@ registerTileCache();
 self.addEventListener('message', (event) => {
   if (event.data?.type === 'SKIP_WAITING') void self.skipWaiting();
 });
+// Activation follows a complete precache install, so claiming the open pages is what tells them every
+// page's code is on the device (src/app/lib/service-worker.ts: the app is then ready offline).
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
 
 /**

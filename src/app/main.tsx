@@ -1,4 +1,5 @@
-// The app's entry: theme, notifications, data layer, session, router, and service-worker registration.
+// The app's entry: theme, notifications, data layer, session, router, service-worker registration, and
+// the guards that keep the tab in the app offline (no full reload: lib/chunk-errors.ts, lib/offline-links.ts).
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MantineProvider } from '@mantine/core';
@@ -9,9 +10,14 @@ import '@mantine/notifications/styles.css';
 import { theme } from './theme';
 import { queryClient } from './lib/query-client';
 import { SessionProvider } from './session/SessionProvider';
-import { AppRouter } from './router';
+import { AppRouter, router } from './router';
 import { SyncProvider } from './sync/SyncProvider';
 import { registerServiceWorker } from './lib/service-worker';
+import { keepChunkErrorsInApp } from './lib/chunk-errors';
+import { keepOfflineLinksInApp } from './lib/offline-links';
+
+keepChunkErrorsInApp();
+keepOfflineLinksInApp((href) => void router.navigate({ href }));
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

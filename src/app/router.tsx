@@ -5,6 +5,7 @@ import { routeTree } from './routeTree.gen';
 import { useSession } from './session/session-context';
 import type { SessionApi } from './session/session-context';
 import { FullPageMessage } from './shell/FullPageMessage';
+import { RouteError } from './shell/RouteError';
 import { Session } from '../api/messages';
 
 export interface RouterContext {
@@ -16,6 +17,8 @@ export const router = createRouter({
   context: { session: undefined! as SessionApi },
   defaultPreload: 'intent',
   defaultPendingComponent: () => <FullPageMessage text={Session.loading} />,
+  // A page whose code did not load offline says so in place; other errors reach the root's screen.
+  defaultErrorComponent: RouteError,
 });
 
 declare module '@tanstack/react-router' {

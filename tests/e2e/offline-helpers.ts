@@ -1,7 +1,8 @@
 // Shared steps of the offline scenarios (issue 4): open the studies list signed in, with the service
 // worker controlling the page; read the outbox and the mirror straight from IndexedDB; ask the server
-// what it holds (page.request shares the browser's cookies and ignores setOffline).
-import { expect, type Page } from '@playwright/test';
+// what it holds (page.request shares the browser's cookies and ignores setOffline); cut the service
+// worker's own requests.
+import { expect, type BrowserContext, type Page, type Route } from '@playwright/test';
 import type { Study } from '../../src/api/entities';
 import { signIn } from './helpers';
 
@@ -165,4 +166,21 @@ export async function syncNow(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Sync status' }).click();
   await page.getByRole('button', { name: 'Sync now' }).click();
   await page.keyboard.press('Escape');
+}
+
+/**
+ * Fails every request the service worker makes (its precache, its replay) as a dropped network would,
+ * until `restore()`. Failed at once rather than held: a held request stalls `context.setOffline`.
+ */
+export async function cutServiceWorker(
+  context: BrowserContext,
+): Promise<{ blocked(): number; restore(): Promise<void> }> {
+  let blocked = 0;
+  const handler = (route: Route) => {
+    if (!route.request().serviceWorker()) return route.fallback();
+    blocked += 1;
+    return route.abort('internetdisconnected');
+  };
+  await context.route('**/*', handler);
+  return { blocked: () => blocked, restore: () => context.unroute('**/*', handler) };
 }

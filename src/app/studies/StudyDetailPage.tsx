@@ -52,8 +52,10 @@ function StudyName({ study }: { study: Study }) {
   const [error, setError] = useState<string>();
   const trimmed = name.trim();
   const save = async () => {
+    // A name over the limit is not dropped: the editor stays open with the rule's message.
+    if (trimmed.length > STUDY_NAME_MAX) return;
     setEditing(false);
-    if (!trimmed || trimmed.length > STUDY_NAME_MAX || trimmed === study.name) return;
+    if (!trimmed || trimmed === study.name) return;
     setError(undefined);
     const entry = await mutations.update('studies', study.id, { set: { name: trimmed } });
     const outcome = navigator.onLine ? await whenSettled(localDb(), entry.id, 8_000) : undefined;

@@ -1,8 +1,8 @@
 // The two study edits the offline scenarios need, on the study card: rename (§4.5: Enter saves, blur
-// cancels, an empty or unchanged name is not saved) and add a tag (§5: at most 16 characters, a
-// duplicate gives 'This tag already exists', the add control is hidden from 29 tags on). Both go
-// through the outbox: a rename is a PATCH of the name, a tag an `add` operation, so two offline
-// tag edits merge.
+// cancels, an empty or unchanged name is not saved; one over §5's 100 characters keeps the editor
+// open with its message) and add a tag (§5: at most 16 characters, a duplicate gives 'This tag already
+// exists', the add control is hidden from 29 tags on). Both go through the outbox: a rename is a
+// PATCH of the name, a tag an `add` operation, so two offline tag edits merge.
 import { useState } from 'react';
 import { ActionIcon, Text, TextInput } from '@mantine/core';
 import { STUDY_NAME_MAX, TAG_MAX_LENGTH, TAGS_PER_STUDY_MAX } from '../../api/constants';
@@ -18,7 +18,9 @@ export function RenameStudy({ study, onDone }: { study: Study; onDone(): void })
   const trimmed = name.trim();
   const tooLong = trimmed.length > STUDY_NAME_MAX;
   const save = async () => {
-    if (!trimmed || tooLong || trimmed === study.name) return onDone();
+    // A name over the limit is not dropped: the editor stays open with the rule's message.
+    if (tooLong) return;
+    if (!trimmed || trimmed === study.name) return onDone();
     await mutations.update('studies', study.id, { set: { name: trimmed } });
     onDone();
   };

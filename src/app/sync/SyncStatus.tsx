@@ -1,11 +1,14 @@
-// The sync status control of the top bar (issue 4 item 5): online or offline, how many changes wait
-// to be sent, the changes the server refused (with its message, Retry and Discard), and when the
-// data was last synced.
+// The sync status control of the top bar: online or offline, how many changes wait to be sent, the
+// changes the server refused (each named by its value and its study or slide, with the server's
+// message, Retry and Discard), when the data was last synced, and whether the device is ready to
+// work offline.
 import { Badge, Box, Button, Group, Popover, Stack, Text, UnstyledButton } from '@mantine/core';
+import type { OutboxEntry } from '../../local/db';
 import { STORAGE_FULL } from '../../local/quota';
+import { useOfflineReadiness } from '../lib/service-worker';
 import { useSync } from './context';
-import { describeEntry } from './describe';
-import { useLastSynced, useMutations, useOutbox } from './hooks';
+import { describeFailure } from '../../local/describe';
+import { useEntryLines, useLastSynced, useMutations, useOutbox } from './hooks';
 
 export const SyncText = {
   online: 'Online',
@@ -16,11 +19,15 @@ export const SyncText = {
   signInNeeded: 'Sign in again to send your changes.',
   lastSynced: (when: string) => `Last synced ${when}`,
   neverSynced: 'Not synced yet',
+  offlineReady: 'This device is ready to work offline',
+  offlinePreparing: 'Getting this device ready to work offline…',
   failedTitle: 'Not saved',
   syncNow: 'Sync now',
   retry: 'Retry',
   discard: 'Discard',
 } as const;
+
+const NONE: readonly OutboxEntry[] = [];
 
 function Dot({ color }: { color: string }) {
   return <Box w={10} h={10} style={{ borderRadius: '50%', background: `var(--mantine-color-${color}-6)` }} />;
@@ -31,9 +38,11 @@ export function SyncStatus() {
   const outbox = useOutbox();
   const last = useLastSynced();
   const mutations = useMutations();
+  const readiness = useOfflineReadiness();
   const online = status.online && (typeof navigator === 'undefined' || navigator.onLine);
   const pending = outbox?.pending ?? 0;
-  const failed = outbox?.failed ?? [];
+  const failed = outbox?.failed ?? NONE;
+  const lines = useEntryLines(failed);
   const color = !online ? 'gray' : failed.length ? 'red' : pending ? 'yellow' : 'green';
   return (
     <Popover position="bottom-end" width={360} withinPortal shadow="md" trapFocus returnFocus>
@@ -84,6 +93,11 @@ export function SyncStatus() {
           <Text size="xs" c="dimmed" data-testid="sync-last">
             {last ? SyncText.lastSynced(new Date(last).toLocaleString()) : SyncText.neverSynced}
           </Text>
+          {readiness !== 'unsupported' && (
+            <Text size="xs" c="dimmed" data-testid="offline-readiness">
+              {readiness === 'ready' ? SyncText.offlineReady : SyncText.offlinePreparing}
+            </Text>
+          )}
           {failed.length > 0 && (
             <Stack gap={6} mah={260} style={{ overflowY: 'auto' }}>
               <Text size="sm" fw={600} c="red">
@@ -96,10 +110,9 @@ export function SyncStatus() {
                   style={{ border: '1px solid var(--mantine-color-red-3)', borderRadius: 4 }}
                   data-testid="sync-failed"
                 >
-                  <Text size="sm">{describeEntry(entry)}</Text>
-                  <Text size="xs" c="red">
-                    {entry.error}
-                  </Text>
+                  {/* Which value of which study or slide, then the server's message (src/local/describe.ts);
+                      until the names are read, the entry's own words. */}
+                  <Text size="sm">{lines?.get(entry.id) ?? describeFailure(entry, () => undefined)}</Text>
                   <Group gap={6} mt={4}>
                     <Button size="compact-xs" variant="light" onClick={() => void mutations.retry(entry.id)}>
                       {SyncText.retry}

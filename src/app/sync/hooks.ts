@@ -17,6 +17,8 @@ import {
   type SetChanges,
 } from '../../local/outbox';
 import { lastSyncedAt, observe, outboxSummary, type OutboxSummary } from '../../local/read';
+import { describeEntries } from '../../local/describe';
+import type { OutboxEntry } from '../../local/db';
 import { requestBackgroundSync } from './browser';
 import { useSync } from './context';
 import { REFRESH_MS } from './intervals';
@@ -143,6 +145,16 @@ export function useMutations() {
 
 export function useOutbox(): OutboxSummary | undefined {
   return useObserved(outboxSummary, []);
+}
+
+/**
+ * Each entry's line for a list ('Tag "urgent" on study Kidney 12: A study can have at most 30 tags'),
+ * by entry id: the entry's field and value, the names of the rows it mentions from the local store
+ * (read again when they change), the server's message for a refused one.
+ */
+export function useEntryLines(entries: readonly OutboxEntry[]): Map<string, string> | undefined {
+  const key = entries.map((e) => `${e.id} ${e.state} ${e.path} ${e.error ?? ''}`).join('\n');
+  return useObserved((db) => describeEntries(db, entries), [key]);
 }
 
 export function useLastSynced(): string | undefined {
