@@ -27,7 +27,8 @@ export function SignInPage() {
   const search = route.useSearch();
   const session = useSession();
   const navigate = useNavigate();
-  const [email, setEmail] = useState('');
+  // Signing in again after a lapse: the e-mail is the one of the user whose local data is waiting.
+  const [email, setEmail] = useState(session.state.status === 'signedIn' ? session.state.me.user.email : '');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | undefined>(
     session.state.status === 'signedOut' ? session.state.loginError : undefined,

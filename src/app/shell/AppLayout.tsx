@@ -1,10 +1,12 @@
-// The signed-in frame: top bar, the page, the footer; an offline banner when the network is gone.
+// The signed-in frame: top bar, the page, the footer; an offline banner when the network is gone, and
+// 'Sign in again to sync' when the sign-in on this device has lapsed.
 import { AppShell, Box } from '@mantine/core';
 import { Outlet } from '@tanstack/react-router';
 import { Footer } from './Footer';
 import { TopBar } from './TopBar';
 import { OfflineBanner } from './OfflineBanner';
 import { QueryModals } from './QueryModals';
+import { SignInAgainBanner } from '../session/SignInAgainBanner';
 
 export function AppLayout() {
   return (
@@ -13,6 +15,7 @@ export function AppLayout() {
         <TopBar />
       </AppShell.Header>
       <AppShell.Main style={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
+        <SignInAgainBanner />
         <OfflineBanner />
         <Box component="main" style={{ flex: 1 }} p="md">
           <Outlet />
