@@ -1,8 +1,10 @@
 // Keeping the session in Chromium with the page clock moved: refreshes planned by the server's clock
 // with the device 20 minutes ahead or behind; three tabs through two token expiries (one refresh for
 // all); a device reopened offline after ten days keeps its data readable, sends nothing until its user
-// signs in again, then sends the queue.
-import { expect, test, type BrowserContext } from '@playwright/test';
+// signs in again (another user signing in there meanwhile sees none of it), then sends the queue.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, request, test, type BrowserContext } from '@playwright/test';
 import { Session } from '../../src/api/messages';
 import { admin, signIn } from './helpers';
 import { cardNamed, createStudyInUi, idbCount, openStudies, studiesNamed } from './offline-helpers';
@@ -28,6 +30,30 @@ async function goOffline(context: BrowserContext): Promise<void> {
 async function goOnline(context: BrowserContext): Promise<void> {
   await context.unroute('**/v2/**');
   await context.setOffline(false);
+}
+
+/** A second user of the administrator's organization, invited and activated through the API. */
+async function seedUser(baseURL: string): Promise<{ email: string; password: string }> {
+  const email = `second-${Date.now()}@lab.test`;
+  const password = 'second-user-password';
+  const api = await request.newContext({ baseURL });
+  expect((await api.post('/v2/auth/login', { data: admin() })).ok()).toBe(true);
+  expect((await api.post('/v2/users', { data: { user: { email, name: 'Second User' } } })).ok()).toBe(true);
+  const dir = path.join(process.env.E2E_DATA_DIR!, 'mail');
+  let token: string | undefined;
+  await expect
+    .poll(() => {
+      for (const file of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+        const raw = fs.readFileSync(path.join(dir, file), 'utf8');
+        if (!raw.includes(`To: ${email}`)) continue;
+        token = /register\?token=([\w.-]+)/.exec(raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='))?.[1];
+      }
+      return token;
+    })
+    .toBeTruthy();
+  expect((await api.post('/v2/auth/activate-user', { data: { token, password } })).ok()).toBe(true);
+  await api.dispose();
+  return { email, password };
 }
 
 test('a device clock 20 minutes ahead or behind: the refresh comes once, when the server clock says', async ({
@@ -80,7 +106,9 @@ test('three tabs stay signed in past two token expiries, one refresh each time',
 
 test('reopened offline ten days later: the data is readable, nothing is sent until the user signs in again', async ({
   browser,
+  baseURL,
 }) => {
+  const second = await seedUser(baseURL!);
   const context = await browser.newContext();
   await context.clock.install();
   const page = await context.newPage();
@@ -101,17 +129,33 @@ test('reopened offline ten days later: the data is readable, nothing is sent unt
   await goOnline(context);
   const banner = page.getByRole('status').filter({ hasText: Session.signInToSync });
   await expect(banner.getByRole('button', { name: Session.signInAgain })).toBeVisible();
-  await page.waitForTimeout(2_000);
+  await page.waitForTimeout(1_500);
   expect(await idbCount(page, 'outbox')).toBe(1);
   await expect(cardNamed(page, name).getByText('Pending')).toBeVisible();
 
+  // Someone else signs in on this device: none of the first user's data, their queue kept unsent.
+  const signInAs = async (who: { email: string; password: string }) => {
+    await page.getByLabel('E-mail').fill(who.email);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(who.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/dashboard/);
+  };
   await banner.getByRole('button', { name: Session.signInAgain }).click();
   await expect(page).toHaveURL(/\/signin\?continue=/);
   await expect(page.getByLabel('E-mail')).toHaveValue(admin().email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(admin().password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/dashboard\/studies/);
-  await expect(cardNamed(page, name).getByText('Pending')).toBeHidden({ timeout: 20_000 });
-  expect(await studiesNamed(page, name)).toHaveLength(1);
+  await signInAs(second);
+  await expect(page.getByRole('heading', { name: 'Studies' })).toBeVisible();
+  await expect(cardNamed(page, name)).toHaveCount(0);
+  expect(await idbCount(page, 'outbox')).toBe(1);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('menuitem', { name: 'Log Out' }).click();
+  await expect(page).toHaveURL(/\/signin/);
+
+  // The first user signs in again: the queue goes out.
+  await signInAs(admin());
+  await expect.poll(async () => (await studiesNamed(page, name)).length, { timeout: 20_000 }).toBe(1);
+  await page.goto('/dashboard/studies');
+  await expect(cardNamed(page, name)).toBeVisible();
+  await expect(cardNamed(page, name).getByText('Pending')).toBeHidden();
   await context.close();
 });
