@@ -30,8 +30,9 @@ export const Session = {
   signInToSync: 'Sign in again to sync',
   signInToSyncDetail:
     'Your sign-in on this device has expired. Your data on this device stays readable and your changes are kept here; they are sent after you sign in.',
-  signInToSyncOffline: 'Sign in again once you are back online.',
+  signInToSyncOffline: 'You are offline: sign in again once you are back online.',
   signInAgain: 'Sign in',
+  keepWorkingHere: 'Keep working on this device',
   resuming: 'Resuming session...',
   loading: 'Loading...',
   noQueryClient: 'No QueryClient set, use QueryClientProvider to set one',

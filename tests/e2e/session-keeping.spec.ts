@@ -143,6 +143,7 @@ test('reopened offline ten days later: the data is readable, nothing is sent unt
   await banner.getByRole('button', { name: Session.signInAgain }).click();
   await expect(page).toHaveURL(/\/signin\?continue=/);
   await expect(page.getByLabel('E-mail')).toHaveValue(admin().email);
+  await expect(page.getByRole('button', { name: Session.keepWorkingHere })).toBeVisible();
   await signInAs(second);
   await expect(page.getByRole('heading', { name: 'Studies' })).toBeVisible();
   await expect(cardNamed(page, name)).toHaveCount(0);
