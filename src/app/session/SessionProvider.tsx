@@ -99,7 +99,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     /** The single refresh path (timer, 401, back online). Returns whether new tokens are in place. */
     const refresh = async (current: StoredSession): Promise<boolean> => {
       const outcome = await refreshShared(current).catch(() => ({ kind: 'unreachable' as const }));
-      if (known.current !== current && outcome.kind !== 'renewed') return false; // the session changed meanwhile
+      // Signed out meanwhile: nothing to renew. Another session taken meanwhile: only news counts.
+      if (!known.current || (known.current !== current && outcome.kind !== 'renewed')) return false;
       switch (outcome.kind) {
         case 'renewed':
           await take(outcome.session);
