@@ -26,6 +26,13 @@ export const Denied = {
 export const Session = {
   notLoggedIn: 'User is not logged in',
   refreshFailed: 'We are unable to refresh your token. Please log in again.',
+  /** The refresh token lapsed: the local data stays readable, nothing is sent until the user signs in. */
+  signInToSync: 'Sign in again to sync',
+  signInToSyncDetail:
+    'Your sign-in on this device has expired. Your data on this device stays readable and your changes are kept here; they are sent after you sign in.',
+  signInToSyncOffline: 'You are offline: sign in again once you are back online.',
+  signInAgain: 'Sign in',
+  keepWorkingHere: 'Keep working on this device',
   resuming: 'Resuming session...',
   loading: 'Loading...',
   noQueryClient: 'No QueryClient set, use QueryClientProvider to set one',

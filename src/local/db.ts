@@ -14,6 +14,10 @@ export interface StoredSession {
   accessExpires: string;
   refreshExpires: string;
   savedAt: string;
+  /** The server's clock minus the device's when last measured (ms), for planning refreshes offline. */
+  clockOffsetMs?: number;
+  /** When a tab last refreshed the tokens (device time), so other tabs do not refresh again. */
+  refreshedAt?: string;
 }
 
 /**

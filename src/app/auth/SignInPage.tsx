@@ -16,7 +16,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, getRouteApi, useNavigate } from '@tanstack/react-router';
 import { safeContinue } from '../lib/continue';
 import type { AuthOptions } from '../../api/auth';
-import { extractMessage } from '../../api/messages';
+import { extractMessage, Session } from '../../api/messages';
 import { api } from '../lib/api';
 import { useSession } from '../session/session-context';
 import { GoogleSignIn } from './GoogleSignIn';
@@ -27,7 +27,10 @@ export function SignInPage() {
   const search = route.useSearch();
   const session = useSession();
   const navigate = useNavigate();
-  const [email, setEmail] = useState('');
+  // Signing in again after a lapse: the e-mail is the one of the user whose local data is waiting,
+  // and their data stays one click away.
+  const lapsed = session.state.status === 'signedIn' && session.state.signInNeeded;
+  const [email, setEmail] = useState(session.state.status === 'signedIn' ? session.state.me.user.email : '');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | undefined>(
     session.state.status === 'signedOut' ? session.state.loginError : undefined,
@@ -83,6 +86,16 @@ export function SignInPage() {
           <Anchor component={Link} to="/fp" size="sm">
             Forgot password?
           </Anchor>
+          {lapsed && (
+            <Anchor
+              component="button"
+              type="button"
+              size="sm"
+              onClick={() => void navigate({ href: safeContinue(search.continue) ?? '/dashboard' })}
+            >
+              {Session.keepWorkingHere}
+            </Anchor>
+          )}
         </Group>
         <Button type="submit" loading={busy} disabled={!email || !password} fullWidth size="md">
           Sign in

@@ -1,6 +1,9 @@
 // The app's HTTP client for /v2: cookies carry the tokens (httpOnly), errors become ApiError with
 // the server's message (§8), and one expired-token answer triggers a single shared refresh and retry.
+// Every answer's `Date` header feeds the server clock the session plans its refreshes by (API answers
+// are never cached: not by the service worker, and the server sends no validators).
 import { extractMessage } from '../../api/messages';
+import { noteServerDate } from '../session/server-clock';
 
 export class ApiError extends Error {
   constructor(
@@ -16,18 +19,25 @@ export class ApiError extends Error {
 /** Thrown when the request never reached the server (offline, DNS, reset). */
 export class NetworkError extends Error {}
 
-type Refresher = () => Promise<boolean>;
+/**
+ * Refreshes the tokens (the session's single path, shared with its timer and the other tabs) and says
+ * whether a retry may succeed. `seen` is the session's mark (its access expiry) when the failed
+ * request was sent: if the session moved on since, another refresh already happened.
+ */
+type Refresher = (seen: string | undefined) => Promise<boolean>;
 let refresher: Refresher | undefined;
+let sessionMark: (() => string | undefined) | undefined;
 let inflight: Promise<boolean> | undefined;
 
-/** The session registers how to refresh tokens; concurrent 401s share one refresh. */
-export function setRefresher(fn: Refresher | undefined): void {
+/** The session registers how to refresh tokens and its current mark; concurrent 401s share one refresh. */
+export function setRefresher(fn: Refresher | undefined, mark?: () => string | undefined): void {
   refresher = fn;
+  sessionMark = fn ? mark : undefined;
 }
 
-async function refreshOnce(): Promise<boolean> {
+async function refreshOnce(seen: string | undefined): Promise<boolean> {
   if (!refresher) return false;
-  inflight ??= refresher().finally(() => (inflight = undefined));
+  inflight ??= refresher(seen).finally(() => (inflight = undefined));
   return inflight;
 }
 
@@ -55,8 +65,13 @@ export async function api<T>(method: string, path: string, opts: RequestOptions 
       if (error instanceof DOMException && error.name === 'AbortError') throw error;
       throw new NetworkError(extractMessage(error));
     });
+  const seen = sessionMark?.();
   let res = await send();
-  if (res.status === 401 && !opts.noRefresh && (await refreshOnce())) res = await send();
+  noteServerDate(res.headers.get('Date'));
+  if (res.status === 401 && !opts.noRefresh && (await refreshOnce(seen))) {
+    res = await send();
+    noteServerDate(res.headers.get('Date'));
+  }
   const text = await res.text();
   const json: unknown = text ? safeJson(text) : undefined;
   if (!res.ok) {

@@ -5,7 +5,11 @@ import type { Me } from '../../api/auth';
 export type SessionState =
   | { status: 'resuming' }
   | { status: 'signedOut'; loginError?: string }
-  | { status: 'signedIn'; me: Me; offline: boolean };
+  /**
+   * `signInNeeded`: the refresh token lapsed; the user still reads and changes their local data, and
+   * nothing is sent or pulled until they sign in again (docs/offline.md).
+   */
+  | { status: 'signedIn'; me: Me; offline: boolean; signInNeeded: boolean };
 
 export interface SessionApi {
   state: SessionState;

@@ -1,5 +1,6 @@
 // The signed-in frame: top bar, the page, the footer; an offline banner when the network is gone, and
-// the notices of changes that replaced someone else's newer value.
+// 'Sign in again to sync' when the sign-in on this device has lapsed, and the notices of changes that
+// replaced someone else's newer value.
 import { AppShell, Box } from '@mantine/core';
 import { Outlet } from '@tanstack/react-router';
 import { Footer } from './Footer';
@@ -7,6 +8,7 @@ import { TopBar } from './TopBar';
 import { OfflineBanner } from './OfflineBanner';
 import { QueryModals } from './QueryModals';
 import { OverwriteNotices } from '../sync/OverwriteNotices';
+import { SignInAgainBanner } from '../session/SignInAgainBanner';
 
 export function AppLayout() {
   return (
@@ -15,6 +17,7 @@ export function AppLayout() {
         <TopBar />
       </AppShell.Header>
       <AppShell.Main style={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
+        <SignInAgainBanner />
         <OfflineBanner />
         <Box component="main" style={{ flex: 1 }} p="md">
           <Outlet />

@@ -1,10 +1,12 @@
 // Tells the user they are working offline and that their changes are kept on this device. It says the
 // whole app works offline only once that is true (the service worker controls the page, its precache
 // of every page's code installed: lib/service-worker.ts); before, on a first visit, it says that pages
-// not opened yet may not open.
+// not opened yet may not open. When they must sign in again first, 'Sign in again to sync' says it all
+// (nothing is sent on reconnecting), so this banner stays away.
 import { Alert } from '@mantine/core';
 import { useNetwork } from '@mantine/hooks';
 import { useOfflineReadiness } from '../lib/service-worker';
+import { useSession } from '../session/session-context';
 
 export const OfflineText = {
   title: 'You are offline',
@@ -17,7 +19,8 @@ export const OfflineText = {
 export function OfflineBanner() {
   const { online } = useNetwork();
   const readiness = useOfflineReadiness();
-  if (online) return null;
+  const { state } = useSession();
+  if (online || (state.status === 'signedIn' && state.signInNeeded)) return null;
   return (
     <Alert color="yellow" variant="light" radius={0} role="status" title={OfflineText.title}>
       {readiness === 'preparing' ? OfflineText.notReady : OfflineText.ready}

@@ -1,6 +1,7 @@
 // Runs the sync engine while someone is signed in: prepares the local store for that user, restores
 // the persisted query cache, starts pulling and replaying, asks for persistent storage, and stops it
-// all at sign-out. Children read it with useSync().
+// all at sign-out. While the user must sign in again (their refresh token lapsed) the local store is
+// read and changed as usual but no engine runs: nothing is pulled or sent. Children read it with useSync().
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { localDb } from '../../local/db';
@@ -17,6 +18,7 @@ export function SyncProvider({ children }: { children: ReactNode }) {
   const { state } = useSession();
   const queryClient = useQueryClient();
   const userId = state.status === 'signedIn' ? state.me.user.id : undefined;
+  const paused = state.status === 'signedIn' && state.signInNeeded;
   const [engine, setEngine] = useState<SyncEngine>();
   const [status, setStatus] = useState<EngineStatus>(idleStatus);
 
@@ -31,6 +33,7 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       await checkOutbox(db).catch(() => undefined);
       if (cancelled) return;
       [stopPersisting] = startPersistence(queryClient, userId);
+      if (paused) return;
       running = new SyncEngine({
         db,
         transport: pageTransport,
@@ -53,8 +56,11 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       stopPersisting?.();
       setEngine(undefined);
     };
-  }, [userId, queryClient]);
+  }, [userId, paused, queryClient]);
 
-  const value = useMemo<SyncContextValue>(() => ({ engine, status, userId }), [engine, status, userId]);
+  const value = useMemo<SyncContextValue>(
+    () => ({ engine, status: paused ? { ...status, signInNeeded: true } : status, userId }),
+    [engine, status, userId, paused],
+  );
   return <SyncContext.Provider value={value}>{children}</SyncContext.Provider>;
 }
