@@ -139,3 +139,60 @@ test('a pathologist adds slides that have a scheduled archive date to a study', 
   await expect(p.locator(`[data-slide-id="${slide.id}"]`)).toBeVisible();
   await context.close();
 });
+
+/** The technician's policies (the demo seed's Histotechnician, src/server/seed/demo.ts). */
+const TECHNICIAN = [
+  'createOrganizationLabels',
+  'createOrganizationOrders',
+  'uploadOrganizationImages',
+  'manageOrganizationSlides',
+  'manageOrganizationArchivals',
+  'createOrganizationAlignments',
+];
+
+test('a technician archives a slide after confirming it, and sees Archiving, then Archived', async ({
+  page,
+  browser,
+}) => {
+  await signIn(page);
+  const stamp = Date.now();
+  const team = await addTeam(page, `Histology ${stamp}`, {
+    availablePolicies: TECHNICIAN,
+    enabledPolicies: TECHNICIAN,
+  });
+  const technician = await addPerson(page, 'technician', team, TECHNICIAN);
+  const context = await browser.newContext();
+  const t = await context.newPage();
+  await signIn(t, technician);
+  const slide = await createSlide(t, { name: `Archive ${stamp}` });
+  await t.goto('/dashboard/slides');
+  await t.getByRole('textbox', { name: 'Search', exact: true }).fill(`Archive ${stamp}`);
+  const card = t.locator(`[data-slide-id="${slide.id}"]`);
+  await expect(card).toBeVisible({ timeout: 20_000 });
+  const menu = card.getByRole('button', { name: `Slide menu ${slide.simpleId}` });
+
+  // Cancel changes nothing.
+  await menu.click();
+  await t.getByRole('menuitem', { name: 'Archive' }).click();
+  const dialog = t.getByRole('dialog', { name: 'Archive Slide' });
+  await expect(dialog).toContainText(`Archive slide ${slide.simpleId}?`);
+  await expect(dialog).toContainText('additional fees');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(card.getByText('Archiving')).toHaveCount(0);
+  const kept = await t.request.get(`/v2/scan-groups/${slide.id}`);
+  expect(((await kept.json()) as { result: ScanGroup }).result.storageStatus).toBe('active');
+
+  // Confirmed: the toast says what happened; the card shows Archiving, then Archived.
+  await menu.click();
+  await t.getByRole('menuitem', { name: 'Archive' }).click();
+  await dialog.getByRole('button', { name: 'Archive' }).click();
+  await expect(card.getByText('Archiving')).toBeVisible();
+  await expect(t.getByText('Slide Archived')).toBeVisible();
+  await expect(t.getByText(`Slide ${slide.simpleId} is moving to archive storage.`)).toBeVisible();
+  await expect(card.getByText('Archived')).toBeVisible({ timeout: 20_000 });
+  await expect(card.getByRole('link', { name: `Open slide ${slide.simpleId}` })).toHaveCount(0);
+  const after = await t.request.get(`/v2/scan-groups/${slide.id}`);
+  expect(((await after.json()) as { result: ScanGroup }).result.storageStatus).toBe('archived');
+  await context.close();
+});
