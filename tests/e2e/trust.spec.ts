@@ -196,3 +196,61 @@ test('a technician archives a slide after confirming it, and sees Archiving, the
   expect(((await after.json()) as { result: ScanGroup }).result.storageStatus).toBe('archived');
   await context.close();
 });
+
+test('administrator defaults: an invitation ticks no policy; the organization list counts what it opens to', async ({
+  page,
+}) => {
+  await signIn(page);
+  const stamp = Date.now();
+  const created = await page.request.post('/v2/organizations', {
+    data: { organization: { name: `Clinic ${stamp}`, parentId: null } },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+  const org = ((await created.json()) as { result: { id: string; name: string } }).result;
+  const team = await page.request.post('/v2/organizations', {
+    data: { organization: { name: `Clinic ${stamp} team`, parentId: org.id } },
+  });
+  const teamId = ((await team.json()) as { result: { id: string } }).result.id;
+  for (const [who, organizationId] of [
+    ['own', org.id],
+    ['team', teamId],
+  ]) {
+    const invited = await page.request.post('/v2/users', {
+      data: { user: { email: `${who}-${stamp}@clinic.test`, organizationId } },
+    });
+    expect(invited.status(), await invited.text()).toBe(200);
+  }
+
+  // The organization list counts its users and its teams' users, as the Users page lists them.
+  await page.goto('/administrator/pictor-admin');
+  const row = page.getByRole('row', { name: `Open ${org.name}` });
+  const usersCell = row.getByRole('cell').nth(2);
+  await expect(usersCell).toHaveText('2', { timeout: 20_000 });
+
+  // A row opens its organization.
+  await row.click();
+  await expect(page).toHaveURL(/\/administrator\/organization$/);
+  await expect(page.getByRole('heading', { name: org.name, exact: true })).toBeVisible();
+  await page.getByRole('tab', { name: 'Users' }).click();
+  await expect(page.getByText(`Users of ${org.name} and its teams`)).toBeVisible();
+  await expect(page.getByText('2 in all')).toBeVisible();
+
+  // An invitation starts with no policy ticked (least privilege); the inviter ticks what is needed.
+  await page.getByRole('button', { name: 'Invite user' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Invite user' });
+  const policies = dialog.getByRole('group', { name: 'Enabled policies' });
+  await expect(policies.getByRole('checkbox').first()).toBeVisible();
+  await expect(policies.getByRole('checkbox', { checked: true })).toHaveCount(0);
+  const email = `invited-${stamp}@clinic.test`;
+  await dialog.getByLabel('E-mail').fill(email);
+  await policies.getByRole('checkbox', { name: 'Manage organization studies', exact: true }).check();
+  await dialog.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(page.getByText(`Invitation sent to ${email}`)).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('3 in all')).toBeVisible({ timeout: 20_000 });
+  const found = await page.request.get(`/v2/users?organizationId=${org.id}&limit=100`);
+  const invited = ((await found.json()) as { result: Array<{ email: string; enabledPolicies: string[] }> })
+    .result;
+  expect(invited.find((u) => u.email === email)?.enabledPolicies).toEqual(['manageOrganizationStudies']);
+  await page.getByRole('tab', { name: 'Organizations' }).click();
+  await expect(usersCell).toHaveText('3', { timeout: 20_000 });
+});
