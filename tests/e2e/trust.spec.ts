@@ -254,3 +254,58 @@ test('administrator defaults: an invitation ticks no policy; the organization li
   await page.getByRole('tab', { name: 'Organizations' }).click();
   await expect(usersCell).toHaveText('3', { timeout: 20_000 });
 });
+
+/** The main routes, each opened with a full load. */
+const MAIN_ROUTES = [
+  '/dashboard/recent-activity',
+  '/dashboard/slides',
+  '/dashboard/studies',
+  '/dashboard/reviews-and-qc',
+  '/dashboard/organization-activity',
+  '/orders/slides/new',
+  '/orders/slides/active',
+  '/orders/new',
+  '/orders/pending',
+  '/orders/history',
+  '/all-recent-uploads',
+  '/activity',
+  '/account-settings/basic-information',
+  '/account-settings/permissions',
+  '/administrator/organization',
+  '/administrator/teams',
+  '/administrator/user',
+  '/administrator/pictor-admin',
+  '/setup/organization-setup',
+];
+
+test('a clean console: every main route on a full load, and signing out', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`${page.url()}: ${msg.text().split('\n')[0]}`);
+  });
+  page.on('pageerror', (err) => errors.push(`${page.url()}: ${err.message.split('\n')[0]}`));
+  await page.goto('/signin');
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await signIn(page);
+  for (const route of MAIN_ROUTES) {
+    await page.goto(route);
+    await expect(page.getByRole('banner').getByRole('button', { name: 'Settings' })).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(page.getByText('Loading...')).toHaveCount(0);
+  }
+  // Signing out while the first sync of a load is still on its way (a slow line): it must not go on
+  // asking the server after the session ended.
+  await page.route('**/v2/sync/**', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await route.continue();
+  });
+  await page.reload();
+  await page.getByRole('banner').getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('menuitem', { name: 'Log Out' }).click();
+  await expect(page).toHaveURL(/\/signin/);
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await page.goto('/dashboard/studies');
+  await expect(page).toHaveURL(/\/signin/);
+  expect(errors).toEqual([]);
+});

@@ -1,12 +1,18 @@
 // The signed-in frame: top bar, the page, the footer; an offline banner when the network is gone.
+// Drawn only while someone is signed in.
 import { AppShell, Box } from '@mantine/core';
 import { Outlet } from '@tanstack/react-router';
 import { Footer } from './Footer';
 import { TopBar } from './TopBar';
 import { OfflineBanner } from './OfflineBanner';
 import { QueryModals } from './QueryModals';
+import { useSession } from '../session/session-context';
 
 export function AppLayout() {
+  const { state } = useSession();
+  // Signing out renders once more before the router sends the user to /signin: nothing in the
+  // signed-in frame may then ask for the signed-in user.
+  if (state.status !== 'signedIn') return null;
   return (
     <AppShell header={{ height: 60 }} padding={0}>
       <AppShell.Header>
