@@ -255,7 +255,7 @@ test('administrator defaults: an invitation ticks no policy; the organization li
   await expect(usersCell).toHaveText('3', { timeout: 20_000 });
 });
 
-/** The main routes, each opened with a full load. */
+/** The main routes, each opened with a full load (with a study page and a slide viewer besides). */
 const MAIN_ROUTES = [
   '/dashboard/recent-activity',
   '/dashboard/slides',
@@ -276,6 +276,16 @@ const MAIN_ROUTES = [
   '/administrator/user',
   '/administrator/pictor-admin',
   '/setup/organization-setup',
+  '/setup/policy-configuration',
+  '/setup/team-setup',
+  '/setup/invite-users',
+  '/administrator/activity',
+  '/administrator/organs',
+  '/administrator/pipelines',
+  '/administrator/predictors',
+  '/new-organization',
+  '/account-settings/user-activity',
+  '/dashboard/collaborator-activity',
 ];
 
 test('a clean console: every main route on a full load, and signing out', async ({ page }) => {
@@ -287,7 +297,11 @@ test('a clean console: every main route on a full load, and signing out', async 
   await page.goto('/signin');
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   await signIn(page);
-  for (const route of MAIN_ROUTES) {
+  const seeded = Object.values(
+    JSON.parse(process.env.E2E_SLIDES!) as Record<string, { scanGroupId: string }>,
+  );
+  const study = await createStudyOnServer(page, `Console ${Date.now()}`);
+  for (const route of [...MAIN_ROUTES, `/studies/${study.id}`, `/sgviewer/${seeded[0].scanGroupId}`]) {
     await page.goto(route);
     await expect(page.getByRole('banner').getByRole('button', { name: 'Settings' })).toBeVisible({
       timeout: 20_000,
@@ -307,5 +321,9 @@ test('a clean console: every main route on a full load, and signing out', async 
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   await page.goto('/dashboard/studies');
   await expect(page).toHaveURL(/\/signin/);
+  for (const route of ['/fp', '/signup']) {
+    await page.goto(route);
+    await expect(page.getByRole('textbox', { name: 'E-mail' })).toBeVisible();
+  }
   expect(errors).toEqual([]);
 });
