@@ -66,15 +66,23 @@ const FileName = z
 /**
  * Upload-Metadata of a tus creation request (values are base64 on the wire). Every upload belongs to
  * a group: a single slide file is a group of one; an .mrxs with its data folder is a group of all its
- * files (`groupSize`), each part naming its place in the folder (`relativePath`).
+ * files (`groupSize`), each part naming its place in the folder (`relativePath`). A plain tus 1.0
+ * client (tus-py-client, Uppy, tusd's tools) sends only `filename`: without `groupId` and `groupSize`
+ * the file is a group of one of its own, which the server names. Other keys such clients send
+ * (`name`, `type`, …) are ignored.
  */
-export const UploadMetadata = z.object({
-  filename: FileName,
-  filetype: z.string().max(200).optional(),
-  groupId: Id,
-  groupSize: z.coerce.number().int().min(1).max(10_000),
-  relativePath: RelativePath.optional(),
-});
+export const UploadMetadata = z
+  .object({
+    filename: FileName,
+    filetype: z.string().max(200).optional(),
+    groupId: Id.optional(),
+    groupSize: z.coerce.number().int().min(1).max(10_000).default(1),
+    relativePath: RelativePath.optional(),
+  })
+  .refine((m) => m.groupId !== undefined || m.groupSize === 1, {
+    path: ['groupId'],
+    message: 'is required for a group of more than one file',
+  });
 export type UploadMetadata = z.infer<typeof UploadMetadata>;
 
 /** Where an upload group is on the server. */

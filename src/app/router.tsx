@@ -29,9 +29,12 @@ declare module '@tanstack/react-router' {
 
 export function AppRouter() {
   const session = useSession();
+  const status = session.state.status;
   useEffect(() => {
-    void router.invalidate();
-  }, [session.state.status]);
+    // A sign-in or sign-out re-runs the routes' redirects. While the session resumes the router is
+    // not rendered and has no session in its context yet: its first render loads the routes itself.
+    if (status !== 'resuming') void router.invalidate();
+  }, [status]);
   if (session.state.status === 'resuming') return <FullPageMessage text={Session.resuming} />;
   return <RouterProvider router={router} context={{ session }} />;
 }

@@ -114,6 +114,15 @@ export class SyncEngine {
     for (const off of this.detach.splice(0)) off();
   }
 
+  /**
+   * Stops, and resolves once the requests already sent have been answered (a pull stops before its
+   * next kind). Sign-out waits for this: sent after it, those requests would only be refused.
+   */
+  async halt(): Promise<void> {
+    this.stop();
+    await Promise.allSettled([...this.pulls.values(), this.replayRun]);
+  }
+
   /** Sends the outbox (coalesced: many kicks while a run is going make one more run). */
   kick(): Promise<void> {
     this.replayDirty = true;
@@ -155,7 +164,10 @@ export class SyncEngine {
     if (this.stopped || this.status.signInNeeded) return [];
     this.set({ pulling: true });
     try {
-      const outcomes = await pullAll(this.opts.db, this.opts.transport, kinds, { lock: this.opts.lock });
+      const outcomes = await pullAll(this.opts.db, this.opts.transport, kinds, {
+        lock: this.opts.lock,
+        halted: () => this.stopped,
+      });
       if (outcomes.some((o) => o.status === 'unauthorized')) this.needSignIn();
       if (outcomes.some((o) => o.status === 'offline')) this.set({ online: false });
       else if (outcomes.length) this.set({ online: true, storageFull: false });

@@ -165,7 +165,11 @@ export async function pullAll(
   db: LocalDb,
   transport: Transport,
   kinds: readonly SyncKind[] = SYNC_KINDS,
-  opts: PullOptions & { reconcile?: boolean } = {},
+  opts: PullOptions & {
+    reconcile?: boolean;
+    /** Asked before each kind: true stops the pull there (the engine stopped, e.g. at sign-out). */
+    halted?: () => boolean;
+  } = {},
 ): Promise<PullOutcome[]> {
   const lock: LockRunner = opts.lock ?? ((_name, fn) => fn());
   const pullOne = (kind: SyncKind) =>
@@ -185,7 +189,7 @@ export async function pullAll(
   let nextIndex = 0;
   let stopped = false;
   const worker = async () => {
-    while (!stopped && nextIndex < kinds.length) {
+    while (!stopped && !opts.halted?.() && nextIndex < kinds.length) {
       const i = nextIndex++;
       const outcome = await pullOne(kinds[i]);
       results[i] = outcome;

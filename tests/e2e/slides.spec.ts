@@ -55,6 +55,7 @@ test('slide cards: heart, tags, menu rules, archive and reactivate', async ({ pa
   await expect(page.getByRole('menuitem', { name: 'Remove from Study' })).toHaveCount(0);
   await page.screenshot({ path: '/tmp/h7-shots/slides-menu-desktop.png' });
   await page.getByRole('menuitem', { name: 'Archive' }).click();
+  await page.getByRole('dialog', { name: 'Archive Slide' }).getByRole('button', { name: 'Archive' }).click();
 
   // Archive: Archiving at once, then the server's Archived; no viewer link, most actions disabled.
   await expect(c.getByText('Archiving')).toBeVisible();

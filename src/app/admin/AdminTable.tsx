@@ -2,7 +2,7 @@
 // with the page's create action, 'Results Not Found' in a card when the list is empty, otherwise a
 // striped table in a card that scrolls sideways on narrow screens; and the cells those lists repeat.
 // Every control follows the abilities: disabled, with the denial's tooltip (Denied.tsx).
-import type { ReactNode } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 import { Button, Card, Group, ScrollArea, Table, Text } from '@mantine/core';
 import { Misc } from '../../api/messages';
 import { DeniedTooltip } from './Denied';
@@ -51,6 +51,8 @@ export function AdminTable<T extends { id: string }>({
   minWidth,
   actions,
   footer,
+  onOpen,
+  openLabel,
 }: {
   rows?: readonly T[];
   columns: readonly AdminColumn<T>[];
@@ -59,6 +61,10 @@ export function AdminTable<T extends { id: string }>({
   actions?(row: T): ReactNode;
   /** Under the table, inside its card. */
   footer?: ReactNode;
+  /** A click on a row (or Enter on it) opens what it lists. */
+  onOpen?(row: T): void;
+  /** The accessible name of an openable row ('Open Northside Lab'). */
+  openLabel?(row: T): string;
 }) {
   if (rows && rows.length === 0)
     return (
@@ -82,7 +88,18 @@ export function AdminTable<T extends { id: string }>({
           </Table.Thead>
           <Table.Tbody>
             {(rows ?? []).map((row) => (
-              <Table.Tr key={row.id}>
+              <Table.Tr
+                key={row.id}
+                {...(onOpen && {
+                  tabIndex: 0,
+                  'aria-label': openLabel?.(row),
+                  style: { cursor: 'pointer' },
+                  onClick: () => onOpen(row),
+                  onKeyDown: (e: KeyboardEvent<HTMLTableRowElement>) => {
+                    if (e.key === 'Enter' && e.target === e.currentTarget) onOpen(row);
+                  },
+                })}
+              >
                 {columns.map((c) => (
                   <Table.Td key={c.label}>{c.render(row)}</Table.Td>
                 ))}
@@ -154,6 +171,20 @@ export function NameCell({
   );
 }
 
-/** An organization's users, against its limit when it has one ('3 of 10'). */
-export const userCountText = (o: { numberOfUsers: number; userLimit: number | null }) =>
-  o.userLimit !== null ? `${o.numberOfUsers} of ${o.userLimit}` : o.numberOfUsers;
+/** An organization's own users against its limit, which counts only those ('3 of 10'), or '—'. */
+export const userLimitText = (o: { numberOfUsers: number; userLimit: number | null }) =>
+  o.userLimit !== null ? `${o.numberOfUsers} of ${o.userLimit}` : '—';
+
+/**
+ * How many users an organization's Users page shows: its own and its teams', from the same local
+ * store that page reads, so the count in a list and the list behind it agree.
+ */
+export function usersShownFor(
+  org: { id: string },
+  orgs: readonly { id: string; parentIds: readonly string[] }[],
+  users: readonly { organizationId: string }[] | undefined,
+): number | string {
+  if (!users) return '…';
+  const tree = new Set(orgs.filter((o) => o.id === org.id || o.parentIds.includes(org.id)).map((o) => o.id));
+  return users.filter((u) => tree.has(u.organizationId)).length;
+}

@@ -1,6 +1,6 @@
 // Invite a user by e-mail (§7 POST /v2/users; §5 the address is checked with check-email as it is
 // typed): into one of the organizations the user may add users to, with policies within what that
-// organization has available. Sent at once: the answer (a taken address, the user limit) matters now.
+// organization has available, none ticked at first. Sent at once: the answer (a taken address, the user limit) matters now.
 import { useEffect, useState } from 'react';
 import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -53,10 +53,9 @@ export function InviteForm({
   const [error, setError] = useState<string>();
   const available = useEmailAvailable(email);
   const target = targets.find((o) => o.id === (orgId ?? defaultOrganizationId)) ?? targets[0];
-  // By default an invited user gets what their organization has enabled; the inviter narrows it.
-  const chosen = inOrder(policies ?? target?.enabledPolicies ?? []).filter((p) =>
-    target?.availablePolicies.includes(p),
-  );
+  // Least privilege: an invitation starts with no policy ticked; the inviter ticks what the user needs
+  // (the server, too, gives none unless asked).
+  const chosen = inOrder(policies ?? []).filter((p) => target?.availablePolicies.includes(p));
 
   const invite = async () => {
     if (!target) return;

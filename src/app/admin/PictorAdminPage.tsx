@@ -1,12 +1,14 @@
 // /administrator/pictor-admin: the provider-level list of organizations (roots), for platform
-// administrators; Create Organization goes to /new-organization (§2.2).
+// administrators; Create Organization goes to /new-organization (§2.2). A row opens its organization
+// in the admin screens; its user count is what that organization's Users page lists.
 import { Stack, Text } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { Denied } from '../../api/messages';
 import { formatDate } from '../lib/format';
 import { useAbility } from '../session/ability';
 import { useOrganizations, useUsers, type LocalOrganization } from './admin-data';
-import { AdminListHeader, AdminTable, NameCell, userCountText } from './AdminTable';
+import { useSelection } from './selection';
+import { AdminListHeader, AdminTable, NameCell, userLimitText, usersShownFor } from './AdminTable';
 import { inOrder } from './policies';
 
 export function PictorAdminPage() {
@@ -14,6 +16,7 @@ export function PictorAdminPage() {
   const { ability } = useAbility();
   const orgs = useOrganizations();
   const users = useUsers();
+  const { select } = useSelection();
   if (!orgs) return null;
   const roots = orgs.filter((o) => o.parentId === null);
   const createDenied = ability.can('create', 'Organization') ? undefined : Denied.noCreatePermission;
@@ -27,7 +30,12 @@ export function PictorAdminPage() {
       />
       <AdminTable<LocalOrganization>
         rows={roots}
-        minWidth={720}
+        minWidth={800}
+        onOpen={(o) => {
+          select(o.id);
+          void navigate({ to: '/administrator/organization' });
+        }}
+        openLabel={(o) => `Open ${o.name}`}
         columns={[
           { label: 'Organization', render: (o) => <NameCell name={o.name} row={o} /> },
           {
@@ -37,7 +45,8 @@ export function PictorAdminPage() {
               return <Text size="sm">{admin ? `${admin.name} (${admin.status})` : '—'}</Text>;
             },
           },
-          { label: 'Users', render: userCountText },
+          { label: 'Users', render: (o) => usersShownFor(o, orgs, users) },
+          { label: 'User limit', render: userLimitText },
           { label: 'Teams', render: (o) => o.childIds.length },
           { label: 'Available policies', render: (o) => inOrder(o.availablePolicies).length },
           { label: 'Created', render: (o) => formatDate(o.createdAt) },

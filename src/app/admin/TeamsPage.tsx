@@ -11,7 +11,7 @@ import { formatDate } from '../lib/format';
 import { useAbility } from '../session/ability';
 import { useMutations } from '../sync/hooks';
 import { pathName, useOrganizations, useUsers, type LocalOrganization } from './admin-data';
-import { AdminListHeader, AdminTable, NameCell, RowAction, userCountText } from './AdminTable';
+import { AdminListHeader, AdminTable, NameCell, RowAction, userLimitText, usersShownFor } from './AdminTable';
 import { ORGANIZATION_MODAL_WIDTH } from './constants';
 import {
   OrganizationFields,
@@ -31,6 +31,7 @@ export function TeamsPage({ createPath = '/administrator/teams/create' }: { crea
   const { ability } = useAbility();
   const navigate = useNavigate();
   const [editing, setEditing] = useState<string | null>(null);
+  const users = useUsers();
   if (!selected || !all) return null;
   const teams = all.filter((o) => o.parentIds.includes(selected.id));
   const createDenied = canCreateTeam(ability) ? undefined : Denied.noCreatePermission;
@@ -53,7 +54,8 @@ export function TeamsPage({ createPath = '/administrator/teams/create' }: { crea
               <NameCell name={pathName(all, t).replace(`${pathName(all, selected)} › `, '')} row={t} />
             ),
           },
-          { label: 'Users', render: userCountText },
+          { label: 'Users', render: (t) => usersShownFor(t, all, users) },
+          { label: 'User limit', render: userLimitText },
           {
             label: 'Policies',
             render: (t) => (

@@ -1,6 +1,7 @@
 // The signed-in frame: top bar, the page, the footer; an offline banner when the network is gone, and
 // 'Sign in again to sync' when the sign-in on this device has lapsed, and the notices of changes that
 // replaced someone else's newer value.
+// Drawn only while someone is signed in.
 import { AppShell, Box } from '@mantine/core';
 import { Outlet } from '@tanstack/react-router';
 import { Footer } from './Footer';
@@ -9,8 +10,13 @@ import { OfflineBanner } from './OfflineBanner';
 import { QueryModals } from './QueryModals';
 import { OverwriteNotices } from '../sync/OverwriteNotices';
 import { SignInAgainBanner } from '../session/SignInAgainBanner';
+import { useSession } from '../session/session-context';
 
 export function AppLayout() {
+  const { state } = useSession();
+  // Signing out renders once more before the router sends the user to /signin: nothing in the
+  // signed-in frame may then ask for the signed-in user.
+  if (state.status !== 'signedIn') return null;
   return (
     <AppShell header={{ height: 60 }} padding={0}>
       <AppShell.Header>

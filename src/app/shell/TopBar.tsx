@@ -16,15 +16,21 @@ import { useAbility } from '../session/ability';
 import { OrderMenu } from './OrderMenu';
 import { DownloadsPopup } from './DownloadsPopup';
 import { SyncStatus } from '../sync/SyncStatus';
+import { useSync } from '../sync/context';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useMe, useSession } from '../session/session-context';
 import { initials } from '../lib/format';
 import { UploadsRuntime } from '../uploads/UploadsRuntime';
 import { setUploaderDialog } from '../uploads/uploads-store';
 
+/** Sign-out waits at most this long for the sync requests in flight. */
+const SIGN_OUT_SYNC_WAIT_MS = 5_000;
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export function TopBar() {
   const me = useMe();
   const session = useSession();
+  const { engine } = useSync();
   const navigate = useNavigate();
   const { ability, me: who } = useAbility();
   const mayCreateTeam = canCreateTeam(ability);
@@ -102,6 +108,9 @@ export function TopBar() {
             <Menu.Item
               color="red"
               onClick={async () => {
+                // Syncing stops first and what it already sent is answered (for a few seconds at
+                // most): after sign-out those requests would be refused.
+                await Promise.race([engine?.halt(), wait(SIGN_OUT_SYNC_WAIT_MS)]);
                 await session.signOut();
                 await navigate({ to: '/signin' });
               }}

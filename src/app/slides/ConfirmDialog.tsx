@@ -1,5 +1,5 @@
 // A small confirmation dialog (Remove Member, Remove Organization, remove slide from study, Delete
-// Study, Reactivate): a title, the question, Cancel and a red confirm button.
+// Study, Archive, Reactivate): a title, the question, Cancel and a red confirm button.
 import type { ReactNode } from 'react';
 import { Button, Group, Modal, Text } from '@mantine/core';
 

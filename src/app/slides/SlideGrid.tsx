@@ -1,6 +1,7 @@
-// Slide cards in a grid with the dialogs their menus open (share, download, replicate, reactivate,
-// remove from study) rendered once for the grid. Hearts, archive, reactivate and removal go through
-// the outbox; an archive asks the server again about 1 s after it was sent (§4.2), so the card moves
+// Slide cards in a grid with the dialogs their menus open (share, download, replicate, archive,
+// reactivate, remove from study) rendered once for the grid. An archive is confirmed first, since
+// undoing it costs the lab reactivation fees. Hearts, archive, reactivate and removal go through the
+// outbox; an archive asks the server again about 1 s after it was sent (§4.2), so the card moves
 // from Archiving to the server's state without waiting for the 30 s refresh.
 // The grid's first render draws its cards bare (no tooltips, no menus, no dialogs yet: SlideCard.tsx)
 // and asks the server for annotation counts only after it: a second render right after the first
@@ -33,6 +34,11 @@ import type { SlideAction } from './SlideMenu';
 export const SlideText = {
   archiving: 'Archiving slide...',
   archived: 'Slide Archived',
+  archivedText: (simpleId: string) =>
+    `Slide ${simpleId} is moving to archive storage. Its images cannot be viewed or downloaded until it is reactivated.`,
+  archiveTitle: 'Archive Slide',
+  archiveConfirm: (simpleId: string) =>
+    `Archive slide ${simpleId}? Its images move to archive storage and cannot be viewed or downloaded until the slide is reactivated. Reactivating it later incurs additional fees.`,
   reactivating: 'Reactivating slide...',
   reactivated: 'Slide Reactivation Requested',
   reactivateTitle: 'Reactivate Slide',
@@ -99,7 +105,12 @@ export function SlideGrid({
             success: SlideText.reactivated,
             failure: Toasts.failedReactivate,
           }
-        : { pending: SlideText.archiving, success: SlideText.archived, failure: Toasts.failedArchive },
+        : {
+            pending: SlideText.archiving,
+            success: SlideText.archived,
+            successText: SlideText.archivedText(slide.simpleId),
+            failure: Toasts.failedArchive,
+          },
       () =>
         mutations.update('scan-groups', slide.id, {
           set: { archiveAt: reactivate ? null : new Date().toISOString() },
@@ -108,10 +119,7 @@ export function SlideGrid({
     if (outcome === 'sent') refetchSoon();
   };
 
-  const act = (slide: Local<ScanGroup>, action: SlideAction) => {
-    if (action === 'archive') return void archive(slide, false);
-    setOpen({ action, slide });
-  };
+  const act = (slide: Local<ScanGroup>, action: SlideAction) => setOpen({ action, slide });
 
   const removeFromStudy = async (slide: ScanGroup) => {
     close();
@@ -187,6 +195,17 @@ export function SlideGrid({
             onClose={close}
             scanGroupId={current?.id}
             studyId={study?.id}
+          />
+          <ConfirmDialog
+            opened={open?.action === 'archive'}
+            title={SlideText.archiveTitle}
+            message={current ? SlideText.archiveConfirm(current.simpleId) : ''}
+            confirmLabel="Archive"
+            onCancel={close}
+            onConfirm={() => {
+              if (current) void archive(current, false);
+              close();
+            }}
           />
           <ConfirmDialog
             opened={open?.action === 'reactivate'}

@@ -36,7 +36,7 @@ import { SlideGrid } from '../slides/SlideGrid';
 import { withOutcome } from '../slides/outcome';
 import { REPLICATING } from '../slides/ReplicateDialog';
 import { useSlideSelectionPopup } from '../image-selection/useSlideSelectionPopup';
-import { readSlidePage, SLIDES_PER_PAGE } from '../slides/slides-local';
+import { isArchived, readSlidePage, SLIDES_PER_PAGE } from '../slides/slides-local';
 import { MarkerText } from './StudyCard';
 import { MembersCard, StatusCard, TagsCard, qcParts, stainParts } from './StudyPanels';
 import { StudyMenu } from './StudyMenu';
@@ -111,10 +111,12 @@ function AddSlides({ study }: { study: Study }) {
     // Online, the newest slides first reach the local store (offline: what it holds).
     if (navigator.onLine) await engine?.pull(['scan-groups']).catch(() => undefined);
     const inStudy = new Set(study.scanGroupIds);
+    // Active storage is what the server takes (a scheduled archive date, from the team's default
+    // active period, leaves a slide active until that date comes); an archive just asked for is not.
     const slides = await readRows<ScanGroup>(localDb(), 'scan-groups', {
-      where: (r) => r.storageStatus === 'active' && !r.archiveAt && !inStudy.has(String(r.id)),
+      where: (r) => !inStudy.has(String(r.id)),
     });
-    return slides.map((s) => s.id);
+    return slides.filter((s) => !isArchived(s)).map((s) => s.id);
   };
   const start = () =>
     popup.openPopup({

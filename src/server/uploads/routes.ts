@@ -100,7 +100,8 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       const issue = parsed.error.issues[0];
       throw badRequest(`metadata.${issue.path.join('.')}: ${issue.message}`);
     }
-    const meta = parsed.data;
+    // A file sent without a group (a plain tus client) is a group of one under an id of our own.
+    const meta = { ...parsed.data, groupId: parsed.data.groupId ?? crypto.randomUUID() };
     const ext = extensionOf(meta.filename);
     if (ext === '.mrxs' && meta.groupSize === 1) throw incompatible(UploadOwnText.mrxsNeedsFolder);
     const alone = isSlideFile(meta.filename) && ext !== '.mrxs';
