@@ -1,4 +1,4 @@
-// List-call benchmark (issue 3): 100,000 scan groups, 20,000 studies and 200,000 images across 50
+// List-call benchmark: 100,000 scan groups, 20,000 studies and 200,000 images across 50
 // organizations, on PostgreSQL and on PGlite; p50/p99 latency and requests/s of GET /v2/scan-groups and
 // GET /v2/studies with filters (organizationId, createdAt range, orderBy, simpleId search) at 50
 // concurrent keep-alive clients, as an organization member (the read-scope SQL runs), as a super

@@ -1,4 +1,4 @@
-// Offline-first benchmark (issue 4): with 10,000 slides (scan groups) and 2,000 studies on the server,
+// Offline-first benchmark: with 10,000 slides (scan groups) and 2,000 studies on the server,
 // measures in Debian's Chromium against the real server:
 //   - initial sync: sign-in → every kind pulled to its last page (the local store starts empty);
 //   - first rendered row of /dashboard/studies and of /dashboard/slides (both read the mirror), each

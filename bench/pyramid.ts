@@ -1,4 +1,4 @@
-// Pyramid benchmark (issue 6): generates a 40,000 × 30,000 RGB tissue-like slide as a CZI (JPEG
+// Pyramid benchmark: generates a 40,000 × 30,000 RGB tissue-like slide as a CZI (JPEG
 // mosaic), a QPTIFF (deflate, reduced levels) and a plain tiled JPEG TIFF, all from the same pixels;
 // then times `writePyramid` (src/server/processing/tiler.ts) on the CZI and the QPTIFF beside
 // sharp(plain.tif).tile({size: 254, overlap: 1, layout: 'dz'}) in the same run: megapixels/s, peak

@@ -1,4 +1,4 @@
-// Tile-serving benchmark (issue 6): a generated slide (CZI, 20,000 × 15,000 by default) is put in
+// Tile-serving benchmark: a generated slide (CZI, 20,000 × 15,000 by default) is put in
 // place as an uploaded image and processed by the real 'process-image' job, then random tiles of its
 // DZI pyramid are requested through the real server (buildApp + listen) by 50 concurrent keep-alive
 // clients signed in as a member of the image's organization: tiles/s and p50/p99 latency (target

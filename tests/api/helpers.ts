@@ -116,7 +116,7 @@ export function lastMail(dataDir: string): string | undefined {
   return files.length ? fs.readFileSync(path.join(dir, files[files.length - 1]), 'utf8') : undefined;
 }
 
-/** Adds a user to the admin's organization straight in the database (invitations come with issue 10). */
+/** Adds a user to the admin's organization straight in the database. */
 export async function addUser(
   app: FastifyInstance,
   opts: { email: string; password?: string; status?: string; policies?: string[] },

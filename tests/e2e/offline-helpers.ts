@@ -1,4 +1,4 @@
-// Shared steps of the offline scenarios (issue 4): open the studies list signed in, with the service
+// Shared steps of the offline scenarios: open the studies list signed in, with the service
 // worker controlling the page; read the outbox and the mirror straight from IndexedDB; ask the server
 // what it holds (page.request shares the browser's cookies and ignores setOffline); cut the service
 // worker's own requests.

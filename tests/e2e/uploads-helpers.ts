@@ -1,4 +1,4 @@
-// Shared steps of the upload scenarios (issue 5): open the uploader, pick files, follow a row, slow the
+// Shared steps of the upload scenarios: open the uploader, pick files, follow a row, slow the
 // PATCH requests down (so "at ~30%" can be caught on loopback), and ask the server what it stored.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
