@@ -3,12 +3,10 @@
 // colleague meanwhile gives one of those images another result first. On reconnecting the decisions
 // reach the server, the conflicting one is rolled back and the reviewer is told, and the groups'
 // counts and the QC report show the decisions.
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, request, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { Review } from '../../src/api/entities';
 import { ReviewQcText } from '../../src/api/messages';
-import { admin, signIn } from './helpers';
+import { activationToken, admin, signIn } from './helpers';
 import { waitForFirstSync } from './offline-helpers';
 import type { SeededSlide } from './seed-slides';
 
@@ -25,21 +23,7 @@ async function colleague(page: Page): Promise<{ api: APIRequestContext; name: st
     data: { user: { email, name, enabledPolicies: ['manageOrganizationQC'] } },
   });
   expect(invited.status()).toBe(200);
-  const mailDir = path.join(process.env.E2E_DATA_DIR!, 'mail');
-  let token = '';
-  await expect
-    .poll(() => {
-      for (const file of fs.readdirSync(mailDir)) {
-        const text = fs
-          .readFileSync(path.join(mailDir, file), 'utf8')
-          .replace(/=\r?\n/g, '')
-          .replace(/=3D/g, '=');
-        if (text.includes(`To: ${email}`))
-          token = decodeURIComponent(/\/register\?token=(\S+)/.exec(text)?.[1] ?? '');
-      }
-      return token;
-    })
-    .not.toBe('');
+  const token = await activationToken(email);
   const password = `pw-${stamp}-colleague`;
   // A context of its own: activation signs the new user in, which must not replace our session.
   const anon = await request.newContext({ baseURL: test.info().project.use.baseURL });

@@ -2,11 +2,9 @@
 // with a scheduled archive date to a study; a technician archives a slide after confirming it; the
 // administrator's invitation and organization list; and every main route loads and signs out with
 // nothing in the console.
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, request, test, type Page } from '@playwright/test';
 import type { ScanGroup } from '../../src/api/entities';
-import { signIn } from './helpers';
+import { activationToken, signIn } from './helpers';
 import { createStudyOnServer, studyOnServer } from './offline-helpers';
 
 interface Person {
@@ -29,26 +27,6 @@ async function addTeam(page: Page, name: string, fields: Record<string, unknown>
   });
   expect(res.status(), await res.text()).toBe(200);
   return ((await res.json()) as { result: { id: string } }).result.id;
-}
-
-/** The activation token e-mailed to `email` (mail is written to DATA_DIR/mail without SMTP). */
-async function activationToken(email: string): Promise<string> {
-  const mailDir = path.join(process.env.E2E_DATA_DIR!, 'mail');
-  let token = '';
-  await expect
-    .poll(() => {
-      for (const file of fs.existsSync(mailDir) ? fs.readdirSync(mailDir) : []) {
-        const text = fs
-          .readFileSync(path.join(mailDir, file), 'utf8')
-          .replace(/=\r?\n/g, '')
-          .replace(/=3D/g, '=');
-        if (text.includes(`To: ${email}`))
-          token = decodeURIComponent(/\/register\?token=(\S+)/.exec(text)?.[1] ?? '');
-      }
-      return token;
-    })
-    .not.toBe('');
-  return token;
 }
 
 /** A user invited by the signed-in administrator and activated through the API. */
