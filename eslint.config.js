@@ -1,5 +1,6 @@
 // Lint rules, including the import direction of DESIGN.md's table (STYLE §1), checked by a small
 // local rule that resolves each relative import to the top folder it lands in.
+import fs from 'node:fs';
 import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -52,6 +53,59 @@ const importDirection = {
   },
 };
 
+/**
+ * Server folders that import each other (DESIGN.md: each part has one owner). A folder A may import a
+ * sibling B only when B imports nothing of A; what both need belongs in a folder of its own. The rule
+ * reads the sibling's files itself, since ESLint sees one file at a time.
+ */
+const serverRoot = path.join(root, 'src/server');
+const serverFolderOf = (file) => {
+  const rel = path.relative(serverRoot, file).split(path.sep);
+  return rel.length > 1 && rel[0] !== '..' ? rel[0] : undefined;
+};
+const importPattern = /(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g;
+const folderImports = new Map();
+function importsOfFolder(folder) {
+  if (!folderImports.has(folder)) {
+    const out = new Set();
+    const dir = path.join(serverRoot, folder);
+    for (const rel of fs.readdirSync(dir, { recursive: true })) {
+      if (!/\.tsx?$/.test(rel)) continue;
+      const file = path.join(dir, rel);
+      for (const m of fs.readFileSync(file, 'utf8').matchAll(importPattern)) {
+        const to = serverFolderOf(path.resolve(path.dirname(file), m[1]));
+        if (to && to !== folder) out.add(to);
+      }
+    }
+    folderImports.set(folder, out);
+  }
+  return folderImports.get(folder);
+}
+const serverFolderCycles = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    const from = serverFolderOf(context.filename);
+    if (!from) return {};
+    const check = (node) => {
+      const spec = node.source?.value;
+      if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+      const to = serverFolderOf(path.resolve(path.dirname(context.filename), spec));
+      if (!to || to === from) return;
+      if (importsOfFolder(to).has(from))
+        context.report({
+          node,
+          message: `src/server/${from} and src/server/${to} import each other: move what both need to a folder of its own.`,
+        });
+    };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -68,11 +122,15 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['**/*.{ts,tsx}'],
-    plugins: { 'react-hooks': reactHooks, tessera: { rules: { 'import-direction': importDirection } } },
+    plugins: {
+      'react-hooks': reactHooks,
+      tessera: { rules: { 'import-direction': importDirection, 'server-folder-cycles': serverFolderCycles } },
+    },
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
       'tessera/import-direction': 'error',
+      'tessera/server-folder-cycles': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
     },

@@ -9,9 +9,15 @@ const BENCHES: Record<string, string> = {
     'scan-group and study list calls at 50 clients, PostgreSQL and PGlite, 100k/20k/200k rows (--small, --scale, --duration, --db, --try-indexes, --plans)',
   pyramid:
     'DZI pyramid of a generated 40,000 × 30,000 slide (CZI, QPTIFF) vs sharp .tile() on a plain TIFF (--size WxH, --only, --profile, --keep)',
+  'first-tile':
+    'upload end → viewable → first full-resolution tile over HTTP, generated 20k×15k and 40k×30k CZI and QPTIFF (--sizes, --only, --db, --dir, --wait)',
   tiles: 'random tiles of a processed slide through the server at 50 clients (--size, --duration, --db)',
   slides: 'raw reader tile reads of a big CZI (positional: width height concurrency tiles)',
   offline: 'offline-first sync, first paint and replay in Chromium (needs npm run build)',
+  'cold-load':
+    'full page loads of the slides, study, reviews, reviewer and viewer pages from the local store vs emptied, in Chromium (--loads, --pages, --steps; needs npm run build)',
+  annotations:
+    'an image with 1,000 and 10,000 regions in Chromium: frame times while panning, load of the set, the list (--counts, --pan-ms, --loads; needs npm run build)',
   uploads:
     'one file through the real uploader in Chromium vs curl -T, with memory (positional: MiB, small MiB; needs npm run build)',
 };

@@ -6,20 +6,31 @@
 // Chromium's own ceiling follows in the same browser: plain PATCHes of 64 MiB Blob slices, and of
 // the same slices read into memory first (BENCH_RAW, BENCH_RAW_BYTES_MIB; BENCH_NOCOPY and BENCH_NOSW
 // add measurement-only runs, see below).
-// Usage: npx tsx bench/uploads.ts [MiB, default 2048] [small MiB, default 256]. Needs Chromium and curl;
-// `npm run build` first. Temporary files and data are deleted after.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+// `--s3` runs the storage comparison instead: the same server on disk, then with the S3_* settings of
+// an s3rver the bench starts (tests/api/s3-server.ts, its files in a temporary folder), the same file
+// sent by `curl -T` and by the uploader to each; prints both throughputs and the ratio S3 / disk.
+// Usage: npx tsx bench/uploads.ts [MiB, default 2048] [small MiB, default 256];
+//        npx tsx bench/uploads.ts --s3 [MiB, default 256]. Needs Chromium and curl; `npm run build`
+// first. Temporary files and data are deleted after.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { chromium, type Page } from '@playwright/test';
 import { chromiumProcs, cpuByKind, cpuByThread, cpuMsOf, rssOf, rssPartsOf } from './lib/procs';
 import { profilePage, profileWorkers, topSelf } from './lib/worker-profile';
+import { startS3 } from '../tests/api/s3-server';
+
+const execFileAsync = promisify(execFile);
 
 const MiB = 1024 * 1024;
-const bigMiB = Number(process.argv[2] ?? 2048);
-const smallMiB = Number(process.argv[3] ?? 256);
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+/** The storage comparison (disk against s3rver) in place of the client comparison. */
+const s3Mode = process.argv.includes('--s3');
+const bigMiB = Number(args[0] ?? (s3Mode ? 256 : 2048));
+const smallMiB = Number(args[1] ?? 256);
 const PORT = Number(process.env.BENCH_PORT ?? 8199);
 const BASE = `http://127.0.0.1:${PORT}`;
 const ADMIN = { email: 'bench@lab.test', password: 'bench password 1' };
@@ -54,11 +65,13 @@ function makeFile(dir: string, name: string, mib: number): string {
   return file;
 }
 
-async function startServer(dataDir: string): Promise<ChildProcess> {
+/** The server in a child process, with the caller's environment and `extraEnv` over it. */
+async function startServer(dataDir: string, extraEnv?: Record<string, string>): Promise<ChildProcess> {
   const prof = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
   const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'src/server/main.ts'], {
     env: {
       ...process.env,
+      ...extraEnv,
       PORT: String(PORT),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
@@ -116,7 +129,8 @@ async function curlUpload(file: string, token: string): Promise<number> {
   if (created.status !== 201 || !location)
     throw new Error(`create: ${created.status} ${await created.text()}`);
   const t = performance.now();
-  execFileSync('curl', [
+  // Not execFileSync: in the S3 comparison the bucket's server runs in this process's event loop.
+  await execFileAsync('curl', [
     '-sS',
     '-f',
     '-X',
@@ -151,14 +165,14 @@ const RAW_LABEL: Record<RawBody, string> = {
 /**
  * BENCH_RAW=blob,xhr-bytes,fetch-blob,fetch-bytes: which plain baselines run after the uploader, in
  * order (default `blob,xhr-bytes`; `blob` is the figure of earlier sessions). fetch of Blob slices
- * was no cheaper than XHR, fetch of bytes as slow as XHR of bytes (bench/README.md, session 5).
+ * was no cheaper than XHR, fetch of bytes as slow as XHR of bytes (bench/README.md).
  */
 const rawBodies = (process.env.BENCH_RAW ?? 'blob,xhr-bytes')
   .split(',')
   .filter((b): b is RawBody => b in RAW_LABEL);
 /**
  * The in-memory baselines send only the file's first BENCH_RAW_BYTES_MIB MiB (default 128): at
- * 4–11 MiB/s (bench/README.md, uploads, session 5) the whole file would hold the bench lock for minutes.
+ * 4–11 MiB/s (bench/README.md, uploads) the whole file would hold the bench lock for minutes.
  */
 const rawBytesLimit = Number(process.env.BENCH_RAW_BYTES_MIB ?? 128) * MiB;
 /** BENCH_NOCOPY=1: one more uploader run without the OPFS copy (measurement: what the copy costs). */
@@ -411,9 +425,109 @@ const cpuText = (cpu: Record<string, number>) =>
     .map(([k, ms]) => `${k} ${(ms / 1000).toFixed(1)} s`)
     .join(', ');
 
+/** Stops a server child and waits for its exit. */
+async function stopServer(server: ChildProcess | undefined): Promise<void> {
+  if (!server || server.exitCode !== null) return;
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+}
+
+/** Bytes of the objects s3rver holds under `dir` (its object files end in `._S3rver_object`). */
+function objectBytes(dir: string): number {
+  let n = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (e.isFile() && e.name.endsWith('._S3rver_object'))
+      n += fs.statSync(path.join(e.parentPath, e.name)).size;
+  return n;
+}
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+
+interface StorageRun {
+  curlSeconds: number;
+  curlServerCpu: number;
+  /** CPU of this process during curl's PATCH: s3rver runs here in the S3 run. */
+  curlBenchCpu: number;
+  uploaderSeconds: number;
+  uploaderServerCpu: number;
+  /** Bytes of the objects in the bucket after both uploads (S3 run only). */
+  stored?: number;
+}
+
+/** One file by curl, then by the uploader, to a fresh server on disk or on a fresh s3rver. */
+async function storageRun(tmp: string, file: string, target: 'disk' | 's3'): Promise<StorageRun> {
+  const s3 = target === 's3' ? await startS3('tessera-bench') : undefined;
+  let server: ChildProcess | undefined;
+  try {
+    // An empty S3_BUCKET keeps the disk run on disk whatever the caller's environment holds.
+    server = await startServer(path.join(tmp, `data-${target}`), s3?.env ?? { S3_BUCKET: '' });
+    const pid = server.pid!;
+    const token = await login();
+    let cpu0 = cpuMsOf(pid);
+    const own0 = process.cpuUsage();
+    const curlSeconds = await curlUpload(file, token);
+    const own = process.cpuUsage(own0);
+    const curlServerCpu = cpuMsOf(pid) - cpu0;
+    cpu0 = cpuMsOf(pid);
+    const uploader = await browserUpload(file);
+    return {
+      curlSeconds,
+      curlServerCpu,
+      curlBenchCpu: (own.user + own.system) / 1000,
+      uploaderSeconds: uploader.seconds,
+      uploaderServerCpu: cpuMsOf(pid) - cpu0,
+      stored: s3 ? objectBytes(s3.directory) : undefined,
+    };
+  } finally {
+    await stopServer(server);
+    await s3?.close();
+  }
+}
+
+/** The S3 path against the disk path: same file, same clients, one run. */
+async function compareStorage(tmp: string): Promise<void> {
+  console.log(`making a ${bigMiB} MiB file… load average ${loadAverage()}`);
+  const file = makeFile(tmp, 'bench-s3.czi', bigMiB);
+  const disk = await storageRun(tmp, file, 'disk');
+  const s3 = await storageRun(tmp, file, 's3');
+  const rate = (s: number) => `${(bigMiB / s).toFixed(0)} MiB/s`;
+  const cpu = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  console.log(`\nupload of one ${bigMiB} MiB file over loopback, disk then S3 (s3rver in the bench process)`);
+  for (const [name, r] of [
+    ['disk', disk],
+    ['S3  ', s3],
+  ] as const) {
+    console.log(
+      `  ${name} curl -T   ${r.curlSeconds.toFixed(1)} s (${rate(r.curlSeconds)}); server CPU ${cpu(r.curlServerCpu)}${r.stored === undefined ? '' : `, s3rver (the bench process) ${cpu(r.curlBenchCpu)}`}`,
+    );
+    console.log(
+      `  ${name} uploader  ${r.uploaderSeconds.toFixed(1)} s (${rate(r.uploaderSeconds)}); server CPU ${cpu(r.uploaderServerCpu)}`,
+    );
+  }
+  console.log(
+    `  ratio S3 / disk: curl ${(disk.curlSeconds / s3.curlSeconds).toFixed(2)}, uploader ${(disk.uploaderSeconds / s3.uploaderSeconds).toFixed(2)}`,
+  );
+  console.log(
+    `  objects in the bucket after the S3 run: ${((s3.stored ?? 0) / MiB).toFixed(0)} MiB (2 uploads)`,
+  );
+  console.log(`  load average ${loadAverage()} (1, 5, 15 min) on ${os.cpus().length} cores`);
+}
+
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(distDir, 'index.html')))
     throw new Error(`Build the app first: DIST_DIR=${distDir} npm run build`);
+  if (s3Mode) {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-uploads-bench-'));
+    try {
+      return await compareStorage(tmp);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  }
   if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-uploads-bench-'));
   let server: ChildProcess | undefined;
@@ -489,10 +603,7 @@ async function main(): Promise<void> {
       `  browser process  ${smallMiB} MiB file ${mb(smallRun.browserPeak)}, ${bigMiB} MiB file ${mb(big$.browserPeak)}`,
     );
   } finally {
-    if (server && server.exitCode === null) {
-      server.kill('SIGTERM');
-      await new Promise((r) => server!.once('exit', r));
-    }
+    await stopServer(server);
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 }

@@ -27,10 +27,11 @@ export {
   type Verdict,
 } from './fields';
 export * from './menu';
+export { canActOnRequest, type RequestKind, type ReviewRequestFacts } from './reviewers';
 export {
   USER_MODIFIABLE_FIELDS,
   TEAM_MODIFIABLE_FIELDS,
   OWN_ORGANIZATION_FIELDS,
 } from './rules-organizations';
-export { SLIDE_SHARE_FIELDS, IMAGE_UPLOAD_FIELDS } from './rules-slides';
+export { SLIDE_SHARE_FIELDS, IMAGE_UPLOAD_FIELDS, IMAGE_PYRAMID_FIELD } from './rules-slides';
 export { STUDY_FIELDS, QC_RESULTS } from './rules-studies';

@@ -1,6 +1,8 @@
 // The "Menu checks" of spec §6.2 as named questions the app asks to enable or grey out controls.
 // Each is one ability check; the matching tooltip text comes from denial.ts with the same arguments.
+import { defineAbilityFor } from './abilities';
 import type { AppAbility } from './ability-types';
+import type { Actor } from './actor';
 import { asSubject, type AdminAreaName, type SubjectMap } from './subjects';
 
 /** The signed-in user, for checks about things they would create. */
@@ -78,6 +80,10 @@ export const canCreateScanOrder = (ability: AppAbility, me: Me) =>
     asSubject('ScanOrder', { creatorUserId: me.userId, organizationId: me.organizationId }),
   );
 
+/** Add annotation and Draw region in the viewer: an annotation of the user's, in their organization. */
+export const annotationToCreate = (me: Me) =>
+  asSubject('Annotation', { creatorUserId: me.userId, organizationId: me.organizationId });
+
 /** The Upload Images button: creating an active image in the own organization. */
 export const canUploadImages = (ability: AppAbility, me: Me) =>
   ability.can(
@@ -94,3 +100,25 @@ export const canCreateTeam = (ability: AppAbility) => ability.can('create', 'Org
 
 export const canViewAdminArea = (ability: AppAbility, area: AdminAreaName) =>
   ability.can('view', asSubject('AdminArea', { name: area }));
+
+/** The areas /administrator shows as tabs (setup has its own page). */
+const ADMINISTRATOR_AREAS: readonly AdminAreaName[] = [
+  'organization',
+  'teams',
+  'users',
+  'pictor-admin',
+  'activity',
+];
+
+/**
+ * Account Administrator in the settings menu: one of its areas opens to the user, or the catalogue
+ * (organs, pipelines, predictors) they may add to.
+ */
+export const canOpenAdministrator = (ability: AppAbility) =>
+  ADMINISTRATOR_AREAS.some((area) => canViewAdminArea(ability, area)) || ability.can('create', 'Organ');
+
+/**
+ * Whether this person may share studies they are on (§6.2: share on a Study), so that someone without
+ * a study can be told whom to ask. Judged with that person's own abilities, as the server would.
+ */
+export const canShareStudies = (person: Actor) => defineAbilityFor(person).can('share', 'Study');

@@ -4,6 +4,11 @@ import { Denied } from '../api/messages';
 import type { ResolvedActor } from './actor';
 import type { Builder } from './ability-types';
 
+/**
+ * The field of an image that stands for its viewer pyramid (descriptors, tiles, layers): read on its
+ * own, apart from the row and its thumbnail and label, by the tile route.
+ */
+export const IMAGE_PYRAMID_FIELD = 'pyramid';
 /** Sharing a slide is updating these (§7 "Share image"). */
 export const SLIDE_SHARE_FIELDS = ['assigneeUserIds', 'assigneeOrgIds'];
 /** The upload fields of an image (§4.5): written while the file is transferred. */
@@ -83,6 +88,12 @@ export function slideDenials({ cannot }: Builder, a: ResolvedActor): void {
   cannot('update', 'Image', ['status'], { storageStatus: inactive }).because(Denied.updateStatusActiveImages);
   cannot('update', 'Image', ['displayStatus'], { storageStatus: inactive }).because(
     Denied.updateDisplayStatusActiveImages,
+  );
+
+  // §4.2: archived slides have no viewer, so an image's pyramid is served only while its storage is
+  // active; its thumbnail and label stay readable (docs/decisions.md "Tile access").
+  cannot('read', 'Image', [IMAGE_PYRAMID_FIELD], { storageStatus: inactive }).because(
+    AccessText.viewActiveImages,
   );
 
   // §5: the traceback is for super admins only, whatever else grants the image.

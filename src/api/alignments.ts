@@ -12,10 +12,38 @@ export const ALIGNMENT_TYPE_MAX = 50;
 export const ALIGNMENT_INPUT_MAX = 100_000;
 
 export const AlignmentText = {
-  unknownImage: 'No such image is available to you',
-  sameImage: 'The reference and target images must differ',
   inputTooLarge: `inputData is at most ${ALIGNMENT_INPUT_MAX} characters of JSON`,
 } as const;
+
+/** Why a computed alignment ended `failed` (its `error`), for the requester. */
+export const AlignmentFailureText = {
+  referenceGone: 'The reference image no longer exists',
+  targetGone: 'The target image no longer exists',
+  referenceNotReady: 'The reference image has not finished processing, so it has no pixels to align',
+  targetNotReady: 'The target image has not finished processing, so it has no pixels to align',
+  noTissueReference: 'No tissue was found on the reference image',
+  noTissueTarget: 'No tissue was found on the target image',
+  noMatch: 'The two images share too little tissue to be aligned',
+  unexpected: 'The alignment could not be computed; request it again, and report it if it fails again',
+} as const;
+export type AlignmentFailureReason = keyof typeof AlignmentFailureText;
+
+/** What a fulfilled rigid alignment stores as its outputData. */
+export interface RigidAlignmentOutput {
+  /**
+   * [[a, b, tx], [c, d, ty]]: a target level-0 pixel (x, y) lies on the reference's level-0 pixel
+   * (a·x + b·y + tx, c·x + d·y + ty). Includes the ratio of the two pixel sizes when both are known.
+   */
+  matrix: [[number, number, number], [number, number, number]];
+  /** Clockwise on screen (y points down), −180 … 180, applied after the flip when mirrored. */
+  rotationDegrees: number;
+  /** The target is flipped left to right (the slide was placed face down), then rotated. */
+  mirrored: boolean;
+  /** Level-0 reference pixels: (tx, ty). */
+  translation: { x: number; y: number };
+  /** Cosine similarity of the two tissue signals once aligned: 1 is a perfect match. */
+  score: number;
+}
 
 /** The two images, plus whatever parameters the aligner takes (kept as given). */
 export const AlignmentInput = z

@@ -13,8 +13,6 @@ export const ANNOTATION_NAME_MAX = 200;
 export const AnnotationText = {
   contentRequired: 'content is required',
   contentTooLarge: `content is at most ${ANNOTATION_CONTENT_MAX} characters of JSON`,
-  unknownImage: 'No such image is available to you',
-  unknownReview: 'No such review is available to you',
 } as const;
 
 const Content = z
@@ -71,4 +69,3 @@ export const AnnotationCounts = z.object({ counts: z.record(z.string(), z.number
 export type AnnotationCounts = z.infer<typeof AnnotationCounts>;
 
 export const AnnotationResult = z.object({ result: Annotation });
-export const DeletedResult = z.object({ result: z.object({ id: z.string() }) });

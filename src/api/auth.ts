@@ -49,6 +49,8 @@ export const Me = z.object({
   user: User,
   organization: Organization,
   effectivePolicies: z.array(z.string()),
+  /** Still the generated first password: the app asks for a new one (absent in older stored sessions). */
+  passwordChangeAdvised: z.boolean().optional(),
 });
 export type Me = z.infer<typeof Me>;
 

@@ -6,6 +6,7 @@ import { Id } from './common';
 import { StorageStatuses } from './enums';
 import { OrderDirection, isoDateParam, pageParams, repeated } from './lists';
 import { createBody, setOps } from './organizations';
+import { SET_FIELDS } from './set-fields';
 
 const name = z.string().trim().min(1, 'Name is required').max(100);
 /** Catalogue lists read best alphabetically; the order can still be turned around. */
@@ -35,7 +36,6 @@ export const OrganListQuery = z.object({
 
 // ---- Pipelines --------------------------------------------------------------------------------
 
-export const PIPELINE_SET_FIELDS = ['predictorIds', 'assigneeOrgIds'] as const;
 const ids = z.array(Id).max(500);
 export const PipelineFields = z.strictObject({
   name,
@@ -46,7 +46,7 @@ export const PipelineFields = z.strictObject({
 export const PipelineCreateBody = createBody('pipeline', PipelineFields);
 export const PipelinePatchBody = z.strictObject({
   pipeline: PipelineFields.partial().optional(),
-  ...setOps(PIPELINE_SET_FIELDS),
+  ...setOps(SET_FIELDS.pipelines),
 });
 export const PipelineListQuery = z.object({
   ...catalogPage(100, 25),
@@ -91,14 +91,3 @@ export const PredictorListQuery = z.object({
   scanType: repeated(z.string().max(50)),
   id: repeated(Id),
 });
-
-/** Texts of our own where the spec has none (docs/decisions.md, "Catalogue"). */
-export const CatalogText = {
-  organExists: 'An organ with this name already exists for this animal',
-  organInUse: 'This organ is still used by slides, pipelines or predictors',
-  pipelineInUse: 'This pipeline is still used by scan orders',
-  predictorInUse: 'This predictor is still used by pipelines',
-  noOrgan: (field: string) => `${field}: no such organ`,
-  noPredictor: (id: string) => `predictorIds: no such predictor ${id}`,
-  noOrganization: (field: string, id: string) => `${field}: no such organization ${id}`,
-} as const;

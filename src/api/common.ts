@@ -24,6 +24,11 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 
 export const Ok = z.object({ ok: z.literal(true) });
 
+/** `/:id` of every resource route; a malformed id is a 400 naming `params.id`. */
+export const IdParams = z.object({ id: Id });
+/** What a DELETE answers. */
+export const DeletedResult = z.object({ result: z.object({ id: Id }) });
+
 /**
  * A value's JSON with every object's keys sorted: two values are equal as JSON when these are, whatever
  * order their keys came in (PostgreSQL's jsonb keeps its own order).

@@ -275,6 +275,8 @@ export const Review = z.object({
   creatorUserId: id.nullable(),
   organizationId: id,
   reviewGroupUUID: id,
+  /** Ours: the study the review was requested from, when it was; it names the review group. */
+  studyId: id.nullable(),
   imageId: id,
   reviewerId: id.nullable(),
   status: z.enum(ReviewStatuses),

@@ -12,11 +12,12 @@ export const FILE_URL_TTL_SECONDS = 10 * 60;
 /** §9: thumbnail and slide label URLs are cached 60 s; their URLs stay the same within that window. */
 export const PREVIEW_URL_CACHE_SECONDS = 60;
 
-/** Texts of our own where the spec is silent (docs/decisions.md). */
-export const ImageText = {
-  linkInvalid: 'This download link is invalid or has expired',
-  fileMissing: 'The file is not available',
-} as const;
+/**
+ * The name of the image of scene `scene` (0-based) of a file holding `count` scenes, as the viewer's
+ * image selector and lists show it: 'slide.czi (scene 2 of 3)'; a file of one scene keeps its name.
+ */
+export const sceneImageName = (fileName: string, scene: number, count: number): string =>
+  count > 1 ? `${fileName} (scene ${scene + 1} of ${count})` : fileName;
 
 const imageFilters = {
   scanGroupId: repeated(Id),
@@ -75,7 +76,4 @@ export const ImageResult = z.object({ result: Image });
 /** What a canceled image carries in info (its upload row shows 'Canceled', §4.3 'aborted'). */
 export const CANCELED_INFO = { code: 'aborted', desc: UploadText.canceled } as const;
 
-export const ImageCancelText = {
-  notProcessing: 'Only an image waiting for or in processing can be canceled',
-} as const;
 export const DownloadUrl = z.object({ url: z.string() });

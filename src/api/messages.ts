@@ -1,30 +1,32 @@
 // Every user-facing text the spec gives (§5, §8, §2), verbatim, in one place: server and app import
-// these rather than repeating literals (STYLE §4).
+// these rather than repeating literals (STYLE §4). The texts of errors the API answers are entries of
+// the catalogue (./errors.ts); the names below are how the access rules and the app's tooltips use them.
+import { errorText } from './errors';
 
+/** The denial texts of §5 (the API's 403 answers and the app's tooltips), and the tooltips' hints. */
 export const Denied = {
-  deleteOwnOrganization: 'You cannot delete your own organization',
-  deleteYourself: 'You cannot delete yourself',
-  scanGroupsForYourself: 'You can only create scan groups for yourself',
-  scanOrdersForYourself: 'You can only create scan orders for yourself',
-  reviewsForYourself: 'You can only create reviews for yourself',
-  annotationsForYourself: 'You can only create annotations for yourself',
-  studiesForYourself: 'You can only create studies for yourself',
-  imagesForYourself: 'You can only create images for yourself',
-  downloadActiveImages: 'You can only download active images',
-  uploadActiveImages: 'You can only upload active images',
-  updateStatusActiveImages: 'You can only update status of active images',
-  updateDisplayStatusActiveImages: 'You can only update display status of active images',
-  noCreatePermission: "You don't have permissions to create",
-  noLabelPermission: 'You dont have permission to create a new slide label.',
-  noOrderPermission: 'You dont have permission to create a new order.',
-  noReviewPermission: 'You do not have permission to request a review',
-  noStudyPermission: 'You do not have permission to create a study',
+  deleteOwnOrganization: errorText('DENIED_DELETE_OWN_ORGANIZATION'),
+  deleteYourself: errorText('DENIED_DELETE_YOURSELF'),
+  scanGroupsForYourself: errorText('DENIED_SCAN_GROUPS_FOR_OTHERS'),
+  scanOrdersForYourself: errorText('DENIED_SCAN_ORDERS_FOR_OTHERS'),
+  reviewsForYourself: errorText('DENIED_REVIEWS_FOR_OTHERS'),
+  annotationsForYourself: errorText('DENIED_ANNOTATIONS_FOR_OTHERS'),
+  studiesForYourself: errorText('DENIED_STUDIES_FOR_OTHERS'),
+  imagesForYourself: errorText('DENIED_IMAGES_FOR_OTHERS'),
+  downloadActiveImages: errorText('DENIED_DOWNLOAD_INACTIVE'),
+  uploadActiveImages: errorText('DENIED_UPLOAD_INACTIVE'),
+  updateStatusActiveImages: errorText('DENIED_STATUS_INACTIVE'),
+  updateDisplayStatusActiveImages: errorText('DENIED_DISPLAY_STATUS_INACTIVE'),
+  noCreatePermission: errorText('DENIED_CREATE'),
+  noLabelPermission: errorText('DENIED_CREATE_LABEL'),
+  noOrderPermission: errorText('DENIED_CREATE_ORDER'),
+  noReviewPermission: errorText('DENIED_REQUEST_REVIEW'),
+  noStudyPermission: errorText('DENIED_CREATE_STUDY'),
   contactAdmin: 'Please contact your organization administrator to request access.',
   noOrganizations: 'There are not organizations available to you',
 } as const;
 
 export const Session = {
-  notLoggedIn: 'User is not logged in',
   refreshFailed: 'We are unable to refresh your token. Please log in again.',
   /** The refresh token lapsed: the local data stays readable, nothing is sent until the user signs in. */
   signInToSync: 'Sign in again to sync',
@@ -53,9 +55,7 @@ export const StudyText = {
   createError: 'Error creating study',
   renameFailed: 'Failed to update the study name',
   removeSlideFailed: 'Failed to remove the slide',
-  alreadyHasScanGroup: 'The study already has this scan group.',
   noImages: 'Images not found',
-  tagExists: 'This tag already exists',
   noAvailableSlide: 'Study has not avaliable slide (image)',
   removeUserConfirm: 'Are you sure you want to remove this user from the study?',
   removeOrgConfirm: 'Are you sure you want to remove this organization from the study?',
@@ -93,7 +93,7 @@ export const Toasts = {
 
 export const UploadText = {
   invalidFile: 'Invalid file',
-  incompatibleFormat: 'Incompatible File Format',
+  incompatibleFormat: errorText('INCOMPATIBLE_FILE_FORMAT'),
   invalidChannel: 'Invalid channel value. Please make sure the channels are specified correctly.',
   incomplete: 'Upload Incomplete',
   noLabel: 'No Label Associated',
@@ -112,34 +112,18 @@ export const Misc = {
   /** Ours, beside the spec's 'Unavailable User': an organization the local store does not know. */
   unavailableOrganization: 'Unavailable Organization',
   imageNotAvailable: 'Image is not available',
+  /** Ours: an image whose tiles were never opened on this device, while offline. */
+  imageOffline: 'This image has not been opened on this device yet: it shows when you are back online.',
   imageNotReadyToDownload: 'Image is not ready to download',
   resultsNotFound: 'Results Not Found',
   noOptions: 'No options',
   selectAnimalFirst: 'Select an animal first',
 } as const;
 
-/** Messages of our own where the spec is silent (docs/decisions.md). */
+/** Messages of our own where the spec is silent (docs/decisions.md); sign-in errors are in ./errors.ts. */
 export const AuthText = {
-  invalidCredentials: 'Incorrect email or password',
-  tooManyAttempts: 'Too many sign-in attempts. Please wait a few minutes and try again.',
-  invalidToken: 'Your session is not valid. Please sign in again.',
-  refreshReused: 'This session was ended for your safety. Please sign in again.',
-  wrongOldPassword: 'The current password is incorrect',
   weakPassword: 'The password must be at least 8 characters long',
   resetSent: 'If an account exists for that e-mail, a reset link has been sent.',
-  resetTokenInvalid: 'This reset link is invalid or has expired',
-  activationTokenInvalid: 'This activation link is invalid or has expired',
-  botCheckFailed: 'The bot check failed. Please try again.',
-  googleDisabled: 'Google sign-in is not configured',
-  googleTokenInvalid: 'The Google sign-in could not be verified',
-  missingPolicies: 'You do not have access to this application',
-  userInactive: 'This account is not active',
-  crossOriginWrite: 'This request came from a page outside Tessera and was refused',
-} as const;
-
-/** Ours too: the answer of a call that sends e-mail once its address or account asked too often. */
-export const LimitText = {
-  tooManyMails: 'Too many e-mails were asked for. Please wait an hour and try again.',
 } as const;
 
 /** §8 message extraction: string as is; Error/object message; array's first string; else unknown. */
@@ -157,16 +141,22 @@ export function extractMessage(error: unknown): string {
   return UNKNOWN_ERROR;
 }
 
-/** Reviews, QC and reports: our texts where the spec is silent (docs/decisions.md, issue 9). */
+/** Reviews, QC and reports: our texts where the spec is silent (docs/decisions.md). */
 export const ReviewQcText = {
-  decidedFirst: (who: string, result: string) =>
-    `${who} marked this image ${result} first, so your decision was not saved.`,
   decisionRolledBack: 'Your QC decision was not saved',
   selectSlides: 'Select at least one slide',
   fillReviewers: 'Choose a reviewer in every slot',
+  saving: 'Saving...',
+  saved: 'Saved',
+  /** A review change kept on the device until the server takes it. */
+  savedOnDevice: 'Saved on this device, will sync',
+  reviewNotSaved: 'Your review was not saved',
+  completeReview: 'Complete review',
+  reviewComment: 'Review comment',
+  noStudy: 'No study',
 } as const;
 
-/** Regions drawn on a slide in the viewer (issue 9): texts of our own (docs/decisions.md). */
+/** Regions drawn on a slide in the viewer: texts of our own (docs/decisions.md). */
 export const AnnotationUiText = {
   region: 'Region',
   drawRegion: 'Draw region',
@@ -176,15 +166,17 @@ export const AnnotationUiText = {
   showRegions: 'Show regions',
   newRegion: 'New region',
   saveRegion: 'Save region',
+  /** A region the server refused, said where it was drawn; the server's reason follows. */
+  regionNotSaved: (name?: string) => (name ? `Region "${name}" was not saved` : 'Your region was not saved'),
+  discard: 'Discard',
 } as const;
 
-/** Administration, setup and account screens (issue 10): texts of our own (docs/decisions.md). */
+/** Administration, setup and account screens: texts of our own (docs/decisions.md). */
 export const AdminText = {
   resendInvitation: 'Resend invitation',
   removeUserTitle: 'Remove user',
   removeUserConfirm: (name: string) =>
     `Remove ${name}? They will no longer be able to sign in. What they created stays in the organization.`,
-  emailTaken: 'A user with this e-mail already exists',
   invitationSent: (email: string) => `Invitation sent to ${email}`,
   saved: 'Changes saved',
   savedOffline: 'Saved on this device. It will be sent when you are back online.',

@@ -1,12 +1,14 @@
 // Requests of the scan order and scan order list calls (spec §3, §4.1, §4.5, §7).
 import { z } from 'zod';
+import { NOTES_MAX } from './constants';
 import { Id } from './common';
 import { ScanOrderStatuses } from './enums';
 import { OrderDirection, isoDateParam, pageParams, repeated } from './lists';
 import { createBody, setOps } from './organizations';
+import { SET_FIELDS } from './set-fields';
 
 const ids = z.array(Id).max(500);
-const notes = z.string().max(2000, 'Notes are at most 2000 characters');
+const notes = z.string().max(NOTES_MAX, `Notes are at most ${NOTES_MAX} characters`);
 const orderListPage = {
   ...pageParams(100, 10),
   orderBy: z.enum(['createdAt', 'updatedAt']).default('createdAt'),
@@ -17,8 +19,6 @@ const orderListPage = {
 };
 
 // ---- Scan orders ------------------------------------------------------------------------------
-
-export const SCAN_ORDER_SET_FIELDS = ['studyIds', 'assigneeUserIds', 'assigneeOrgIds'] as const;
 
 export const ScanOrderCreate = z.strictObject({
   pipelineId: Id,
@@ -46,7 +46,7 @@ export const ScanOrderPatch = z
   .partial();
 export const ScanOrderPatchBody = z.strictObject({
   scanOrder: ScanOrderPatch.optional(),
-  ...setOps(SCAN_ORDER_SET_FIELDS),
+  ...setOps(SET_FIELDS.scanOrders),
 });
 
 export const ScanOrderListQuery = z.object({
@@ -57,8 +57,6 @@ export const ScanOrderListQuery = z.object({
 });
 
 // ---- Scan order lists -------------------------------------------------------------------------
-
-export const SCAN_ORDER_LIST_SET_FIELDS = ['scanOrderIds', 'assigneeUserIds', 'assigneeOrgIds'] as const;
 
 export const ScanOrderListCreate = z.strictObject({
   /** §4.1: "A new scan order list is created as active". */
@@ -87,17 +85,7 @@ export const ScanOrderListPatch = z
   .partial();
 export const ScanOrderListPatchBody = z.strictObject({
   scanOrderList: ScanOrderListPatch.optional(),
-  ...setOps(SCAN_ORDER_LIST_SET_FIELDS),
+  ...setOps(SET_FIELDS.scanOrderLists),
 });
 
 export const ScanOrderListListQuery = z.object({ ...orderListPage, scanOrderId: repeated(Id) });
-
-/** Texts of our own where the spec has none (docs/decisions.md, "Orders"). */
-export const OrderText = {
-  noSlide: 'scanGroupId: no such slide',
-  noPipeline: 'pipelineId: no such pipeline',
-  noStudy: (id: string) => `studyIds: no such study ${id}`,
-  noOrder: (id: string) => `scanOrderIds: no such scan order ${id}`,
-  noUser: (id: string) => `assigneeUserIds: no such user ${id}`,
-  noOrganization: (id: string) => `assigneeOrgIds: no such organization ${id}`,
-} as const;

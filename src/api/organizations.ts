@@ -1,9 +1,11 @@
 // Requests of the organization and user calls (spec §3, §6.2, §7), the set-operation bodies shared by
 // every PATCH with set-valued fields, and the texts of our own for these calls (docs/decisions.md).
 import { z } from 'zod';
+import { USER_NAME_MAX } from './constants';
 import { Id } from './common';
 import { pageParams, repeated } from './lists';
 import { OrganizationInfo, UserStatus } from './users';
+import { SET_FIELDS } from './set-fields';
 
 /** A policy name as sent; that it is one of the 24 is checked by the server (src/access owns the list). */
 export const PolicyName = z.string().min(1).max(100);
@@ -37,8 +39,6 @@ export function createBody<K extends string, S extends z.ZodType>(key: K, fields
 /** Create bodies that also take their fields flat, by wrapping key (the OpenAPI description says so). */
 export const FLAT_BODY_KEYS = new WeakMap<z.ZodType, string>();
 
-export const IdParams = z.object({ id: Id });
-
 // ---- Organizations ----------------------------------------------------------------------------
 
 export const ScanGroupSettingsInput = z.strictObject({
@@ -71,10 +71,9 @@ export const OrganizationCreateBody = createBody('organization', OrganizationCre
 export type OrganizationCreateBody = z.input<typeof OrganizationCreateBody>;
 
 export const OrganizationPatch = z.strictObject(organizationFields).partial();
-export const ORGANIZATION_SET_FIELDS = ['availablePolicies', 'enabledPolicies'] as const;
 export const OrganizationPatchBody = z.strictObject({
   organization: OrganizationPatch.optional(),
-  ...setOps(ORGANIZATION_SET_FIELDS, PolicyName),
+  ...setOps(SET_FIELDS.organizations, PolicyName),
 });
 export type OrganizationPatchBody = z.input<typeof OrganizationPatchBody>;
 
@@ -99,7 +98,7 @@ const email = z
   .email({ message: 'Enter a valid e-mail address' })
   .max(254)
   .transform((e) => e.trim().toLowerCase());
-const userName = z.string().trim().min(1, 'Name is required').max(100);
+const userName = z.string().trim().min(1, 'Name is required').max(USER_NAME_MAX);
 
 export const UserCreate = z.strictObject({
   email,
@@ -113,10 +112,9 @@ export type UserCreateBody = z.input<typeof UserCreateBody>;
 
 /** "Modify is limited to name and enabledPolicies" (§6.2): other keys are refused by name. */
 export const UserPatch = z.strictObject({ name: userName, enabledPolicies: policyList }).partial();
-export const USER_SET_FIELDS = ['enabledPolicies'] as const;
 export const UserPatchBody = z.strictObject({
   user: UserPatch.optional(),
-  ...setOps(USER_SET_FIELDS, PolicyName),
+  ...setOps(SET_FIELDS.users, PolicyName),
 });
 export type UserPatchBody = z.input<typeof UserPatchBody>;
 
@@ -132,27 +130,7 @@ export const UserListQuery = z.object({
 export const CheckEmailQuery = z.object({ email });
 export const CheckEmailResult = z.object({ isEmailAvailable: z.boolean() });
 
-export const Deleted = z.object({ result: z.object({ id: Id }) });
-
-/** Texts of our own where the spec has none (docs/decisions.md, "Organizations and users"). */
-export const OrganizationText = {
-  notPolicy: (field: string, name: string) => `${field}: "${name}" is not a policy`,
-  notAvailable: (field: string, name: string) => `${field}: "${name}" is not available to this organization`,
-  notInParent: (name: string) => `availablePolicies: "${name}" is not available to the parent organization`,
-  noParent: 'parentId: no such organization',
-  adminNotMember: 'adminUserId: the administrator must be a user of this organization tree',
-  expiryAboveMax:
-    'scanGroupSettings.defaultActiveExpiryDays: must not be more than maxDefaultActiveExpiryDays',
-  notEmpty: 'This organization still has teams or users: remove them first',
-  superAdminOnly: 'Only a super admin can grant the superAdmin policy',
-} as const;
-
 export const UserText = {
-  emailTaken: 'A user with this e-mail already exists',
-  noOrganization: 'organizationId: no such organization',
-  userLimit: (limit: number) =>
-    `This organization has reached its limit of ${limit} user${limit === 1 ? '' : 's'}. Ask your administrator to raise it.`,
   inviteSubject: 'You are invited to Tessera',
-  alreadyActive: 'This user has already activated their account.',
   invitationResent: (email: string) => `Invitation sent again to ${email}`,
 } as const;

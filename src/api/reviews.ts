@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { Id } from './common';
 import { ReviewGroup, Review } from './entities';
-import { ReviewStatuses, ReviewTypes, Visibilities, type ReviewStatus } from './enums';
+import { ReviewStatuses, ReviewTypes, Visibilities, type ReviewStatus, type ReviewType } from './enums';
 import { pageParams, repeated } from './lists';
 
 /** Our limit (the spec gives none): a review comment is a paragraph or a few, not a document. */
@@ -14,17 +14,16 @@ export const REVIEW_ASSIGNEES_MAX = 200;
 
 const assigneeIds = z.array(Id).max(REVIEW_ASSIGNEES_MAX);
 
-/** Our texts where the spec gives only the rule (docs/decisions.md, "Reviews and QC"). */
-export const ReviewText = {
-  qcNeedsResult: 'A QC review needs a result: accepted, rejected or flagged',
-  reviewerRequired: 'Choose a reviewer for this review',
-  qcMismatch: 'qc is true exactly for QC reviews (type qc)',
-  unknownImage: 'No such image is available to you',
-  unknownReviewer: 'No such reviewer is available to you',
-  unknownUser: 'No such user is available to you',
-  unknownOrganization: 'No such organization is available to you',
-  duplicate: 'This reviewer already has a review of this image in this review group',
-} as const;
+/**
+ * The statuses each type of review moves through (§4.1, §6.2): a standard review from pending to
+ * completed; a QC review from pending to a result. Pass, Fail and Flag are QC verbs only. A comment's
+ * status is left to the §6.2 rules (its author edits it).
+ */
+export const STATUSES_OF_TYPE: Record<ReviewType, readonly ReviewStatus[]> = {
+  standard: ['pending', 'completed'],
+  qc: ['pending', 'accepted', 'rejected', 'flagged'],
+  comment: ReviewStatuses,
+};
 
 /** GET /v2/reviews (§7 "Reviews: imageId (also an array for QC), reviewGroupUUID, statuses, type, …"). */
 export const ReviewListQuery = z.object({
@@ -49,6 +48,8 @@ export type ReviewListQuery = z.infer<typeof ReviewListQuery>;
  */
 export const ReviewCreate = z.object({
   reviewGroupUUID: Id,
+  /** The study the request was made from (its slides hold the image); the group takes its name. */
+  studyId: Id.nullable().optional(),
   imageId: Id,
   reviewerId: Id.optional(),
   type: z.enum(ReviewTypes).optional(),
@@ -144,6 +145,68 @@ export function qcPercentage(group: ReviewGroupCounts): number {
   if (group.total <= 0) return 0;
   const other = group.total - group.accepted - group.pending;
   return Math.round((100 * Math.max(0, other)) / group.total);
+}
+
+/** An image no QC review speaks of yet (not a review status, so not in REVIEW_STATUS_TEXT). */
+export const QC_NOT_REVIEWED = 'Not Reviewed';
+
+/** The QC state of some images: each counted once (see qcTally). */
+export interface QcTally extends ReviewGroupCounts {
+  images: number;
+  notReviewed: number;
+}
+
+type QcReview = Pick<Review, 'imageId' | 'status' | 'type' | 'updatedAt'>;
+
+/**
+ * The QC state of a study's images, the one count its page, its QC report and its study report show:
+ * each image by its latest QC review (by updatedAt); an image with none is Not Reviewed. `total` is
+ * the images with a QC review, so a QC check of each image once gives its review group's counts.
+ */
+export function qcTally(imageIds: readonly string[], reviews: readonly QcReview[]): QcTally {
+  const latest = new Map<string, QcReview>();
+  for (const r of reviews) {
+    if (r.type !== 'qc') continue;
+    const prev = latest.get(r.imageId);
+    if (!prev || prev.updatedAt < r.updatedAt) latest.set(r.imageId, r);
+  }
+  const t: QcTally = {
+    images: 0,
+    notReviewed: 0,
+    total: 0,
+    completed: 0,
+    accepted: 0,
+    rejected: 0,
+    flagged: 0,
+    pending: 0,
+  };
+  for (const id of new Set(imageIds)) {
+    t.images++;
+    const r = latest.get(id);
+    if (!r) t.notReviewed++;
+    else {
+      t.total++;
+      t[r.status]++;
+    }
+  }
+  return t;
+}
+
+export type QcCountKey = 'accepted' | 'rejected' | 'flagged' | 'pending' | 'notReviewed';
+
+/**
+ * The rows of every QC summary (study page, study report, both QC reports), in one order and the QC
+ * reading of §4.4; Not Reviewed only where images are counted (a study), not a group's reviews.
+ */
+export function qcCountRows(
+  counts: ReviewGroupCounts & { notReviewed?: number },
+): { key: QcCountKey; label: string; value: number }[] {
+  const rows: { key: QcCountKey; label: string; value: number }[] = (
+    ['accepted', 'rejected', 'flagged', 'pending'] as const
+  ).map((key) => ({ key, label: reviewStatusText(key, 'qc'), value: counts[key] }));
+  if (counts.notReviewed !== undefined)
+    rows.push({ key: 'notReviewed', label: QC_NOT_REVIEWED, value: counts.notReviewed });
+  return rows;
 }
 
 /** §4.4 image processing display in study cards: PROCESSING → Pending, COMPLETED → Complete. */

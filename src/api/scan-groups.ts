@@ -6,7 +6,8 @@ import { editBase, OverwrittenList } from './edit-base';
 import { ScanGroupStatuses, StorageStatuses } from './enums';
 import { ScanGroup } from './entities';
 import { isoDateParam, pageParams, repeated } from './lists';
-import { TAGS_PER_STUDY_MAX } from './constants';
+import { NOTES_MAX, TAGS_PER_STUDY_MAX } from './constants';
+import { errorText } from './errors';
 import { IdSet, SET_MAX, Tag, echoedFields } from './studies';
 
 /**
@@ -24,18 +25,15 @@ export function normalizeSimpleId(input: string): string {
 export const isSimpleId = (value: string): boolean =>
   value.length === SIMPLE_ID_LENGTH && [...value].every((c) => SIMPLE_ID_ALPHABET.includes(c));
 
-/** Texts of our own where the spec is silent (docs/decisions.md). */
+/** Errors of the catalogue (./errors.ts) that slide schemas and routes name. */
 export const ScanGroupText = {
-  archived: 'This slide is archived. Reactivate it first.',
-  beingReactivated: 'This slide is being reactivated',
-  unknownOrgan: 'No such organ',
-  animalMismatch: 'The organ belongs to another animal',
-  tooManyTags: `A slide can have at most ${TAGS_PER_STUDY_MAX} tags`,
+  archived: errorText('SLIDE_ARCHIVED'),
+  tooManyTags: errorText('SLIDE_TOO_MANY_TAGS'),
 } as const;
 
 const scanGroupFields = {
   name: z.string().trim().max(100).nullable(),
-  notes: z.string().max(2000),
+  notes: z.string().max(NOTES_MAX),
   LISInfo: z
     .record(z.string().max(100), z.unknown())
     .refine((v) => JSON.stringify(v).length <= 20_000, { message: 'LISInfo is too large' })
@@ -101,6 +99,8 @@ export const ScanGroupListQuery = z.object({
   organId: repeated(Id),
   animalName: repeated(z.string().max(100)),
   simpleId: repeated(z.string().max(64)),
+  /** Slides whose simpleId starts with this, as typed (normalized like simpleId): the label repair's search. */
+  simpleIdPrefix: z.string().trim().max(64).optional(),
   organizationId: repeated(Id),
   storageStatus: repeated(z.enum(StorageStatuses)),
   status: repeated(z.enum(ScanGroupStatuses)),

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { Id } from './common';
 import { STUDY_NAME_MAX, TAG_MAX_LENGTH, TAGS_PER_STUDY_MAX } from './constants';
 import { editBase, OverwrittenList } from './edit-base';
+import { errorText } from './errors';
 import { Study, UserViewerSettings, ViewerOptions } from './entities';
 import { isoDateParam, pageParams, repeated } from './lists';
 
@@ -14,18 +15,10 @@ export const StudyRuleText = {
   nameTooLong: `Study name must be at most ${STUDY_NAME_MAX} characters`,
   tagEmpty: 'A tag cannot be empty',
   tagTooLong: `A tag must be at most ${TAG_MAX_LENGTH} characters`,
-  tooManyTags: `A study can have at most ${TAGS_PER_STUDY_MAX} tags`,
-  unknownUser: 'No such user is available to you',
-  unknownOrganization: 'No such organization is available to you',
-  unknownSlide: 'No such slide is available to you',
-  archivedSlide: 'Archived slides cannot be added to a study',
+  /** The catalogue's refusal, also the schema's problem for a list too long. */
+  tooManyTags: errorText('STUDY_TOO_MANY_TAGS'),
   viewerSettingsTooLarge: 'The viewer settings are too large',
 } as const;
-
-/** `/:id` of every resource route; a malformed id is a 400 naming `params.id`. */
-export const IdParams = z.object({ id: Id });
-/** What a DELETE answers. */
-export const DeletedResult = z.object({ result: z.object({ id: Id }) });
 
 /** Most ids a set-valued field may hold; generous, but bounds the work of one request. */
 export const SET_MAX = 500;

@@ -33,7 +33,3 @@ export type SyncBatchAnswer = z.infer<typeof SyncBatchAnswer>;
 /** One answer per entry, in the entries' order. */
 export const SyncBatchResult = z.object({ results: z.array(SyncBatchAnswer) });
 export type SyncBatchResult = z.infer<typeof SyncBatchResult>;
-
-export const SyncBatchText = {
-  notBatchable: 'This call cannot be sent in a batch',
-} as const;

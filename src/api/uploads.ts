@@ -1,10 +1,12 @@
-// The upload contract (spec §2.6, §4.3, §9, issue 5): tus metadata and limits, the server's upload
+// The upload contract (spec §2.6, §4.3, §9): tus metadata and limits, the server's upload
 // groups, the §4.3 statuses of an upload row and their display, and the speed/ETA texts of §9.
 // Server, worker and app import this one module, so a status is spelled and shown the same everywhere.
 import { z } from 'zod';
 import { Id } from './common';
 import { ImageStatuses } from './enums';
+import { errorText } from './errors';
 import { UploadText } from './messages';
+import { extensionOf } from './slide-formats';
 
 /** The tus endpoint (protocol 1.0: creation, termination, checksum, expiration). */
 export const UPLOAD_PATH = '/v2/uploads';
@@ -12,14 +14,7 @@ export const TUS_VERSION = '1.0.0';
 /** The one checksum algorithm the server takes (`Upload-Checksum: sha1 <base64>`). */
 export const CHECKSUM_ALGORITHM = 'sha1';
 
-/** Slide files a user picks or drops (§2.6, §5). */
-export const SLIDE_EXTENSIONS = ['.czi', '.mrxs', '.qptiff'] as const;
-/** Files of an .mrxs data folder: Slidedat.ini, Index.dat, Data0000.dat… */
-export const MRXS_DATA_EXTENSIONS = ['.dat', '.ini'] as const;
-/** What the picker's `accept` holds. */
-export const ACCEPT_ATTRIBUTE = SLIDE_EXTENSIONS.join(',');
-
-/** Adaptive chunks (issue 5): never below 8 MiB nor above 64 MiB. */
+/** Adaptive chunks: never below 8 MiB nor above 64 MiB. */
 export const CHUNK_MIN_BYTES = 8 * 1024 * 1024;
 export const CHUNK_MAX_BYTES = 64 * 1024 * 1024;
 /** A chunk should take about this long, so progress and a resend stay small on slow lines. */
@@ -32,17 +27,6 @@ export const UPLOAD_POLL_MS = 2_500;
 export const SPEED_SAMPLES = 6;
 /** §9, §5: below this many bytes per second the slow-speed warning shows. */
 export const SLOW_SPEED_BYTES_PER_SECOND = 100_000;
-
-export const extensionOf = (name: string): string => {
-  const dot = name.lastIndexOf('.');
-  return dot < 0 ? '' : name.slice(dot).toLowerCase();
-};
-
-export const isSlideFile = (name: string): boolean =>
-  (SLIDE_EXTENSIONS as readonly string[]).includes(extensionOf(name));
-
-export const isMrxsDataFile = (name: string): boolean =>
-  (MRXS_DATA_EXTENSIONS as readonly string[]).includes(extensionOf(name));
 
 /** A relative path inside a dropped folder: forward slashes, no '..', no leading slash. */
 const RelativePath = z
@@ -119,7 +103,13 @@ export const UploadGroup = z.object({
   parts: z.array(UploadPart),
   /** The assembly's refusal (an .mrxs without its data files…), for status read_error. */
   error: z.string().nullable(),
+  /** The first scene's image (null until the group is complete): what clients of one image per file read. */
   image: UploadImageState.nullable(),
+  /**
+   * Every image made from the group, one per scene of the file, in scene order (`images[0]` is `image`).
+   * The other scenes' images appear once processing has opened the file and counted its scenes.
+   */
+  images: z.array(UploadImageState),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -147,22 +137,31 @@ export type ApplyLabelBody = z.infer<typeof ApplyLabelBody>;
 
 /** Texts of our own where the spec is silent (docs/decisions.md). */
 export const UploadOwnText = {
-  tooLarge: (max: string) => `The file is larger than the ${max} this server accepts`,
-  mrxsNeedsFolder:
-    'An .mrxs slide needs its data folder: drop the folder holding the .mrxs file and its data folder',
-  mrxsMissingData: (what: string) => `The .mrxs data folder has no ${what}`,
-  groupTaken: 'This upload group belongs to another upload',
-  groupClosed: 'This upload group is no longer accepting files',
-  groupFull: 'This upload group already has all of its files',
-  duplicatePart: 'This file is already part of the upload group',
-  notComplete: 'The upload has not finished yet',
-  labelNotFound: 'No slide has this label ID',
-  storageFull: 'The server has no room for this upload right now. It will continue when space is free.',
+  /** Errors of the catalogue (./errors.ts) that the uploader and its tests name. */
+  tooLarge: (max: string) => errorText('TOO_LARGE', { max }),
+  mrxsNeedsFolder: errorText('MRXS_NEEDS_FOLDER'),
+  mrxsMissingData: (what: string) => errorText('MRXS_MISSING_DATA', { what }),
+  duplicatePart: errorText('DUPLICATE_PART'),
+  notComplete: errorText('NOT_COMPLETE'),
+  labelNotFound: errorText('LABEL_NOT_FOUND'),
+  storageFull: errorText('STORAGE_FULL'),
   fileNotKept:
     'The browser did not keep a copy of this file. Choose the same file again to continue the upload.',
   wrongFile: 'This is not the same file. Choose the file this upload started with.',
   paused: 'Paused: waiting for the network',
   notStarted: 'The files could not be added to the uploads. Nothing was sent; please choose them again.',
+  inFlight: (n: number) =>
+    n ? `${n} ${n === 1 ? 'upload' : 'uploads'} in progress` : 'No uploads in progress',
+  needLabel: (n: number) => `${n} ${n === 1 ? 'needs' : 'need'} a slide label`,
+  clearFinished: 'Clear finished',
+  clearRow: 'Clear',
+  /** The label repair modals name the file they apply to. */
+  forFile: 'For the file',
+  barcodeRead: 'Barcode read from the file',
+  barcodeNoMatch: 'No slide has this label ID.',
+  barcodeNone: 'No barcode could be read from the file.',
+  labelCreated: (simpleId: string, file: string) =>
+    `Slide label ID ${simpleId} was created and applied to ${file}.`,
 } as const;
 
 // ---------------------------------------------------------------- §4.3 statuses of an upload row
@@ -339,6 +338,20 @@ export const isAwaitingServer = (status: UploadStatus): boolean =>
   status === 'waiting_for_stamp' ||
   status === 'waiting_for_processing' ||
   status === 'waiting_for_image_creation';
+
+/** Rows still under way: bytes to send, or the server still working on them (the collapsed bar's count). */
+export const isInFlight = (status: UploadStatus): boolean =>
+  isSending(status) || isAwaitingServer(status) || LABEL_WAITING.includes(status);
+
+/** Rows whose label names no slide: they wait for the user to enter or create one (§4.3). */
+export const needsLabel = (status: UploadStatus): boolean => LABEL_STATUSES.includes(status);
+
+/**
+ * Rows the user may clear from the list: finished, canceled or failed, and not holding a cancel the
+ * server has yet to hear of (the record carries that DELETE until the network is back).
+ */
+export const isClearable = (r: { status: UploadStatus; cancelPending?: boolean }): boolean =>
+  !isInFlight(r.status) && !r.cancelPending;
 
 /**
  * The row status once the server has the group: the group's and its image's state, mapped to §4.3.

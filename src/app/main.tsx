@@ -10,7 +10,8 @@ import '@mantine/notifications/styles.css';
 import { theme } from './theme';
 import { queryClient } from './lib/query-client';
 import { SessionProvider } from './session/SessionProvider';
-import { AppRouter, router } from './router';
+import { startStartupReads } from './session/startup-reads';
+import { AppRouter, preloadRouteCode, router } from './router';
 import { SyncProvider } from './sync/SyncProvider';
 import { registerServiceWorker } from './lib/service-worker';
 import { keepChunkErrorsInApp } from './lib/chunk-errors';
@@ -18,6 +19,9 @@ import { keepOfflineLinksInApp } from './lib/offline-links';
 
 keepChunkErrorsInApp();
 keepOfflineLinksInApp((href) => void router.navigate({ href }));
+// Both start before React's first frame: the session and cache reads, and the page's code.
+startStartupReads();
+preloadRouteCode(window.location.pathname);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -33,6 +33,7 @@ import { Route as AppAccountSettingsPermissionsRouteImport } from './routes/_app
 import { Route as AppAccountSettingsUserActivityRouteImport } from './routes/_app/account-settings/user-activity'
 import { Route as AppAdministratorIndexRouteImport } from './routes/_app/administrator/index'
 import { Route as AppAdministratorActivityRouteImport } from './routes/_app/administrator/activity'
+import { Route as AppAdministratorAnnotationClassesRouteImport } from './routes/_app/administrator/annotation-classes'
 import { Route as AppAdministratorOrganizationRouteImport } from './routes/_app/administrator/organization'
 import { Route as AppAdministratorOrgansRouteImport } from './routes/_app/administrator/organs'
 import { Route as AppAdministratorPipelinesRouteImport } from './routes/_app/administrator/pipelines'
@@ -196,6 +197,12 @@ const AppAdministratorActivityRoute =
   AppAdministratorActivityRouteImport.update({
     id: '/activity',
     path: '/activity',
+    getParentRoute: () => AppAdministratorRoute,
+  } as any)
+const AppAdministratorAnnotationClassesRoute =
+  AppAdministratorAnnotationClassesRouteImport.update({
+    id: '/annotation-classes',
+    path: '/annotation-classes',
     getParentRoute: () => AppAdministratorRoute,
   } as any)
 const AppAdministratorOrganizationRoute =
@@ -451,6 +458,7 @@ export interface FileRoutesByFullPath {
   '/account-settings/permissions': typeof AppAccountSettingsPermissionsRoute
   '/account-settings/user-activity': typeof AppAccountSettingsUserActivityRoute
   '/administrator/activity': typeof AppAdministratorActivityRoute
+  '/administrator/annotation-classes': typeof AppAdministratorAnnotationClassesRoute
   '/administrator/organization': typeof AppAdministratorOrganizationRoute
   '/administrator/organs': typeof AppAdministratorOrgansRoute
   '/administrator/pipelines': typeof AppAdministratorPipelinesRoute
@@ -512,6 +520,7 @@ export interface FileRoutesByTo {
   '/account-settings/permissions': typeof AppAccountSettingsPermissionsRoute
   '/account-settings/user-activity': typeof AppAccountSettingsUserActivityRoute
   '/administrator/activity': typeof AppAdministratorActivityRoute
+  '/administrator/annotation-classes': typeof AppAdministratorAnnotationClassesRoute
   '/administrator/organization': typeof AppAdministratorOrganizationRoute
   '/administrator/organs': typeof AppAdministratorOrgansRoute
   '/administrator/pipelines': typeof AppAdministratorPipelinesRoute
@@ -581,6 +590,7 @@ export interface FileRoutesById {
   '/_app/account-settings/permissions': typeof AppAccountSettingsPermissionsRoute
   '/_app/account-settings/user-activity': typeof AppAccountSettingsUserActivityRoute
   '/_app/administrator/activity': typeof AppAdministratorActivityRoute
+  '/_app/administrator/annotation-classes': typeof AppAdministratorAnnotationClassesRoute
   '/_app/administrator/organization': typeof AppAdministratorOrganizationRoute
   '/_app/administrator/organs': typeof AppAdministratorOrgansRoute
   '/_app/administrator/pipelines': typeof AppAdministratorPipelinesRoute
@@ -649,6 +659,7 @@ export interface FileRouteTypes {
     | '/account-settings/permissions'
     | '/account-settings/user-activity'
     | '/administrator/activity'
+    | '/administrator/annotation-classes'
     | '/administrator/organization'
     | '/administrator/organs'
     | '/administrator/pipelines'
@@ -710,6 +721,7 @@ export interface FileRouteTypes {
     | '/account-settings/permissions'
     | '/account-settings/user-activity'
     | '/administrator/activity'
+    | '/administrator/annotation-classes'
     | '/administrator/organization'
     | '/administrator/organs'
     | '/administrator/pipelines'
@@ -778,6 +790,7 @@ export interface FileRouteTypes {
     | '/_app/account-settings/permissions'
     | '/_app/account-settings/user-activity'
     | '/_app/administrator/activity'
+    | '/_app/administrator/annotation-classes'
     | '/_app/administrator/organization'
     | '/_app/administrator/organs'
     | '/_app/administrator/pipelines'
@@ -999,6 +1012,13 @@ declare module '@tanstack/react-router' {
       path: '/activity'
       fullPath: '/administrator/activity'
       preLoaderRoute: typeof AppAdministratorActivityRouteImport
+      parentRoute: typeof AppAdministratorRoute
+    }
+    '/_app/administrator/annotation-classes': {
+      id: '/_app/administrator/annotation-classes'
+      path: '/annotation-classes'
+      fullPath: '/administrator/annotation-classes'
+      preLoaderRoute: typeof AppAdministratorAnnotationClassesRouteImport
       parentRoute: typeof AppAdministratorRoute
     }
     '/_app/administrator/organization': {
@@ -1318,6 +1338,7 @@ const AppAccountSettingsRouteWithChildren =
 
 interface AppAdministratorRouteChildren {
   AppAdministratorActivityRoute: typeof AppAdministratorActivityRoute
+  AppAdministratorAnnotationClassesRoute: typeof AppAdministratorAnnotationClassesRoute
   AppAdministratorOrganizationRoute: typeof AppAdministratorOrganizationRoute
   AppAdministratorOrgansRoute: typeof AppAdministratorOrgansRoute
   AppAdministratorPipelinesRoute: typeof AppAdministratorPipelinesRoute
@@ -1332,6 +1353,8 @@ interface AppAdministratorRouteChildren {
 
 const AppAdministratorRouteChildren: AppAdministratorRouteChildren = {
   AppAdministratorActivityRoute: AppAdministratorActivityRoute,
+  AppAdministratorAnnotationClassesRoute:
+    AppAdministratorAnnotationClassesRoute,
   AppAdministratorOrganizationRoute: AppAdministratorOrganizationRoute,
   AppAdministratorOrgansRoute: AppAdministratorOrgansRoute,
   AppAdministratorPipelinesRoute: AppAdministratorPipelinesRoute,

@@ -133,7 +133,7 @@ export class LocalDb extends Dexie {
   constructor(name = 'tessera') {
     super(name);
     this.version(1).stores({ session: 'key' });
-    // Version 2 (issue 4): the mirror, cursors, outbox and meta. The session table is unchanged.
+    // Version 2: the mirror, cursors, outbox and meta. The session table is unchanged.
     const mirror = Object.fromEntries(KIND_SPECS.map((s) => [s.table, `id, ${V2_INDEXES[s.table]}`]));
     this.version(2).stores({
       ...mirror,

@@ -2,46 +2,12 @@
 // value, of which field, on which study or slide ('Tag "urgent" on study Kidney 12'), and for a refused
 // one the server's message after a colon. The entry gives the field and the value; the names of the
 // rows it mentions come from the local mirror (describeEntries), so a study is named as the user knows
-// it, not by its id.
+// it, not by its id. The words for things and fields are the product's (src/api/words.ts), shared with
+// the activity feeds.
 import type { SyncKind } from '../api/sync';
+import { fieldWord, kindNoun, plural, withArticle } from '../api/words';
 import type { LocalDb, MirrorRow, OutboxEntry } from './db';
 import { kindSpec, targetOfPath } from './kinds';
-
-const NOUNS: Record<SyncKind, string> = {
-  studies: 'study',
-  'scan-groups': 'slide',
-  images: 'image',
-  'scan-orders': 'order',
-  'scan-order-lists': 'order list',
-  reviews: 'review',
-  'review-groups': 'review group',
-  organizations: 'organization',
-  users: 'user',
-  organs: 'organ',
-  pipelines: 'pipeline',
-  predictors: 'assay',
-  reactions: 'reaction',
-};
-
-/** A field's name in a sentence; set fields by one of their values ('Tag', 'Member'). */
-const FIELDS: Record<string, string> = {
-  name: 'name',
-  notes: 'notes',
-  comment: 'comment',
-  status: 'status',
-  archiveAt: 'archive date',
-  expiration: 'expiry date',
-  tags: 'tag',
-  assigneeUserIds: 'member',
-  assigneeOrgIds: 'organization',
-  assigneeIds: 'assignee',
-  scanGroupIds: 'slide',
-  studyIds: 'study',
-  scanOrderIds: 'order',
-  predictorIds: 'assay',
-  enabledPolicies: 'permission',
-  availablePolicies: 'available permission',
-};
 
 /** Set fields holding ids of mirrored rows: their values are named like the rows themselves. */
 const ID_SETS: Record<string, SyncKind> = {
@@ -69,7 +35,6 @@ const pathNoun = (path: string) =>
 const cut = (text: string) => (text.length > VALUE_MAX ? `${text.slice(0, VALUE_MAX)}…` : text);
 const quoted = (text: string) => `"${cut(text)}"`;
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-const withArticle = (noun: string) => `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -91,10 +56,6 @@ export function nameOfRow(
   return name?.trim();
 }
 
-function fieldWord(field: string): string {
-  return FIELDS[field] ?? field.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-}
-
 function valueText(value: unknown): string | undefined {
   if (typeof value === 'string') return quoted(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
@@ -108,7 +69,7 @@ function setValues(field: string, values: unknown[], nameOf: NameOf): string {
     .map((v) => {
       if (typeof v !== 'string') return String(v);
       const name = kind ? nameOf(kind, v) : undefined;
-      return kind ? (name ? cut(name) : withArticle(NOUNS[kind])) : quoted(v);
+      return kind ? (name ? cut(name) : withArticle(kindNoun(kind))) : quoted(v);
     })
     .join(', ');
 }
@@ -116,7 +77,7 @@ function setValues(field: string, values: unknown[], nameOf: NameOf): string {
 /** 'Tag "urgent"', 'tags "a", "b"'; 'removing member Ana'. */
 function setPart(field: string, values: unknown[], nameOf: NameOf, removing: boolean): string {
   const word = fieldWord(field);
-  const noun = values.length > 1 && !word.endsWith('s') ? `${word}s` : word;
+  const noun = values.length > 1 ? plural(word) : word;
   return `${removing ? 'removing ' : ''}${noun} ${setValues(field, values, nameOf)}`;
 }
 
@@ -134,9 +95,16 @@ function setParts(ops: unknown, nameOf: NameOf, removing: boolean): string[] {
 export function describeEntry(entry: Pick<OutboxEntry, 'method' | 'path' | 'body'>, nameOf: NameOf): string {
   const target = targetOfPath(entry.path);
   const body = isRecord(entry.body) ? entry.body : {};
-  if (!target) return `${VERBS[entry.method] ?? 'Change'} ${pathNoun(entry.path)}`;
+  if (!target) {
+    // Outside the mirrored kinds the body still names what was made: 'Create annotation "Margin"'.
+    const noun = pathNoun(entry.path);
+    const inner = body[noun.replace(/ (\w)/g, (_m, c: string) => c.toUpperCase())];
+    const name =
+      entry.method === 'POST' && isRecord(inner) && typeof inner.name === 'string' ? inner.name.trim() : '';
+    return `${VERBS[entry.method] ?? 'Change'} ${noun}${name ? ` ${quoted(name)}` : ''}`;
+  }
   const { kind, entityKey } = target.spec;
-  const noun = NOUNS[kind];
+  const noun = kindNoun(kind);
   const inner = isRecord(body[entityKey]) ? (body[entityKey] as Record<string, unknown>) : {};
   const known = target.id ? nameOf(kind, target.id) : undefined;
   const named = (name: string | undefined) => (name ? `${noun} ${cut(name)}` : withArticle(noun));

@@ -1,4 +1,4 @@
-// The page's sync loop (issue 4 items 3–4): replays the outbox on start, on `online`, when the page
+// The page's sync loop: replays the outbox on start, on `online`, when the page
 // becomes visible, after each new entry and on a backoff timer; pulls every kind on start, on
 // `online` and on visibility, and single kinds when a query asks (at the spec's §9 intervals).
 // Framework-free: src/app/sync wraps it for React; the service worker uses replay.ts directly.

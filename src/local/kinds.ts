@@ -1,7 +1,7 @@
-// The mirrored kinds (issue 4 item 3): for each sync kind, its Dexie table, its /v2 path, the key its
-// entity travels under in mutation bodies ({study:{...}}), its entity schema and its set-valued fields
-// (sent as add/remove operations so that two offline edits merge). One table here, used by the pull
-// engine, the outbox and the readers.
+// The mirrored kinds: for each sync kind, its Dexie table, its /v2 path, the key its entity travels
+// under in mutation bodies ({study:{...}}) and its entity schema; which fields are sets (sent as
+// add/remove operations so that two offline edits merge) is src/api/set-fields.ts. One table here, used
+// by the pull engine, the outbox and the readers.
 import type { z } from 'zod';
 import type { SyncKind } from '../api/sync';
 import {
@@ -44,8 +44,6 @@ export interface KindSpec {
   /** The key of the entity object in POST/PATCH bodies (spec §7: {study:{...}}, {scanGroup:{...}}). */
   entityKey: string;
   schema: z.ZodObject;
-  /** Fields holding sets of ids or strings: merged by add/remove, never overwritten wholesale. */
-  setFields: readonly string[];
   /**
    * Plain fields a PATCH sends with its base (the values it replaces), so the server can say when the
    * edit overwrote a newer value (src/api/edit-base.ts). None when absent.
@@ -58,8 +56,6 @@ export interface KindSpec {
   indexes: string;
 }
 
-const assigneeSets = ['assigneeUserIds', 'assigneeOrgIds'] as const;
-
 export const KIND_SPECS: readonly KindSpec[] = [
   {
     kind: 'studies',
@@ -67,7 +63,6 @@ export const KIND_SPECS: readonly KindSpec[] = [
     path: '/studies',
     entityKey: 'study',
     schema: Study,
-    setFields: ['tags', 'scanGroupIds', ...assigneeSets],
     guardedFields: STUDY_GUARDED_FIELDS,
     indexes: 'updatedAt, createdAt, name, organizationId',
   },
@@ -77,7 +72,6 @@ export const KIND_SPECS: readonly KindSpec[] = [
     path: '/scan-groups',
     entityKey: 'scanGroup',
     schema: ScanGroup,
-    setFields: ['tags', ...assigneeSets],
     guardedFields: SCAN_GROUP_GUARDED_FIELDS,
     indexes: 'createdAt, simpleId',
   },
@@ -87,7 +81,6 @@ export const KIND_SPECS: readonly KindSpec[] = [
     path: '/images',
     entityKey: 'image',
     schema: Image,
-    setFields: ['displayUUIDs'],
     indexes: 'scanGroupId',
   },
   {
@@ -96,7 +89,6 @@ export const KIND_SPECS: readonly KindSpec[] = [
     path: '/scan-orders',
     entityKey: 'scanOrder',
     schema: ScanOrder,
-    setFields: ['studyIds', ...assigneeSets],
     indexes: 'updatedAt, createdAt, status',
   },
   {
@@ -105,7 +97,6 @@ export const KIND_SPECS: readonly KindSpec[] = [
     path: '/scan-order-lists',
     entityKey: 'scanOrderList',
     schema: ScanOrderList,
-    setFields: ['scanOrderIds', 'assigneeIds', ...assigneeSets],
     indexes: 'updatedAt, createdAt, status',
   },
   {
@@ -114,7 +105,6 @@ export const KIND_SPECS: readonly KindSpec[] = [
     path: '/reviews',
     entityKey: 'review',
     schema: Review,
-    setFields: [...assigneeSets],
     indexes: 'updatedAt, reviewGroupUUID, imageId',
   },
   {
@@ -123,7 +113,6 @@ export const KIND_SPECS: readonly KindSpec[] = [
     path: '/reviews/groups',
     entityKey: 'reviewGroup',
     schema: ReviewGroup,
-    setFields: [],
     indexes: 'updatedAt',
   },
   {
@@ -132,7 +121,6 @@ export const KIND_SPECS: readonly KindSpec[] = [
     path: '/organizations',
     entityKey: 'organization',
     schema: Organization,
-    setFields: ['enabledPolicies', 'availablePolicies'],
     indexes: 'name, parentId',
   },
   {
@@ -141,7 +129,6 @@ export const KIND_SPECS: readonly KindSpec[] = [
     path: '/users',
     entityKey: 'user',
     schema: User,
-    setFields: ['enabledPolicies'],
     indexes: 'updatedAt, organizationId',
   },
   {
@@ -150,7 +137,6 @@ export const KIND_SPECS: readonly KindSpec[] = [
     path: '/organs',
     entityKey: 'organ',
     schema: Organ,
-    setFields: [...assigneeSets],
     indexes: 'updatedAt, name',
   },
   {
@@ -159,7 +145,6 @@ export const KIND_SPECS: readonly KindSpec[] = [
     path: '/pipelines',
     entityKey: 'pipeline',
     schema: Pipeline,
-    setFields: ['predictorIds', 'assigneeOrgIds'],
     indexes: 'updatedAt, name',
   },
   {
@@ -168,7 +153,6 @@ export const KIND_SPECS: readonly KindSpec[] = [
     path: '/predictors',
     entityKey: 'predictor',
     schema: Predictor,
-    setFields: [],
     indexes: 'updatedAt, name',
   },
   {
@@ -177,7 +161,6 @@ export const KIND_SPECS: readonly KindSpec[] = [
     path: '/reactions',
     entityKey: 'reaction',
     schema: Reaction,
-    setFields: [],
     indexes: 'updatedAt, referenceId',
   },
 ];

@@ -1,4 +1,4 @@
-// The outbox (issue 4 item 4): every mutation the app makes goes through here. It is applied to the
+// The outbox: every mutation the app makes goes through here. It is applied to the
 // mirror at once (the row shows as pending) and stored as an entry whose id is the request's
 // Idempotency-Key; replay.ts sends the entries in order. Nothing is ever dropped by the code: an
 // entry leaves the outbox only when the server accepted it or the user discards it.

@@ -1,4 +1,4 @@
-// The pull side (issue 4 item 3): for each kind, ask GET /v2/sync/:kind for what changed since its
+// The pull side: for each kind, ask GET /v2/sync/:kind for what changed since its
 // cursor, page by page, and store each page together with the new cursor in one transaction, so a
 // page closed mid-pull resumes from the last stored page: no gap, no duplicate. Every few minutes the
 // readable ids are compared with the mirror, to drop rows the user lost access to.

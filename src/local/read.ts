@@ -161,6 +161,11 @@ export async function countRows(
 
 export { movedKey };
 
+/** Whether the kind was pulled to its end at least once here: before that, an empty table says nothing. */
+export async function pulledOnce(db: LocalDb, kind: SyncKind): Promise<boolean> {
+  return !!(await db.cursors.get(kind))?.syncedAt;
+}
+
 /** One row by id; a temporary id the server has since replaced leads to the row under its new id. */
 export async function readRow<T>(db: LocalDb, kind: SyncKind, id: string): Promise<Local<T> | undefined> {
   const raw = await db.mirror(kindSpec(kind).table).get(id);

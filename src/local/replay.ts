@@ -1,4 +1,4 @@
-// Sending the outbox (issue 4 item 4), the same code in the page and the service worker: one sender
+// Sending the outbox, the same code in the page and the service worker: one sender
 // at a time across tabs and the worker (Web Lock 'tessera-outbox'); entries issued in creation order
 // (a few requests in flight at once, never two entries for one row: runOnce; consecutive entries in
 // one POST /v2/sync/batch), each with its id as Idempotency-Key so a resend after a lost answer is not
@@ -9,6 +9,7 @@
 //              later entries go on.
 //   408, 429, 5xx → kept, retried after a backoff; later entries for other rows go on.
 //   network  → stop, retried on the next trigger (online, timer, Background Sync).
+import { isIdempotencyInProgress } from '../api/idempotency';
 import { extractMessage } from '../api/messages';
 import type { SyncKind } from '../api/sync';
 import { SYNC_BATCH_MAX } from '../api/sync-batch';
@@ -347,7 +348,8 @@ async function recordAnswer(
     await db.outbox.update(entry.id, { status, error: message });
     return 'unauthorized';
   }
-  if (isTransient(status)) {
+  // The same entry still running on the server (sent by the page and the worker at once): ask again.
+  if (isTransient(status) || isIdempotencyInProgress(status, body)) {
     hooks.onAnswer();
     const attempts = entry.attempts + 1;
     await db.outbox.update(entry.id, {

@@ -1,4 +1,4 @@
-// The upload records of this browser (spec §3 "Upload file record", issue 5) in their own Dexie
+// The upload records of this browser (spec §3 "Upload file record") in their own Dexie
 // database, apart from the mirror: the upload worker opens it without the mirror's schema, and large
 // file copies (the IndexedDB fallback of OPFS) never sit in the database the sync engine works on.
 // Schema changes add a version; never edit an old one.

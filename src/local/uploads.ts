@@ -1,4 +1,4 @@
-// Upload records and the copies of their files (issue 5): a picked file is copied into the origin's
+// Upload records and the copies of their files: a picked file is copied into the origin's
 // storage — the origin-private file system, else an IndexedDB blob — so that an upload resumes after
 // a reload or a browser restart without the user picking it again. Where the browser refuses the
 // space, nothing is kept and the row asks for the same file again, checked by its fingerprint.

@@ -1,6 +1,7 @@
 // Builds the Fastify application: the /v2 API, its OpenAPI description, and the built app with its
 // service worker and manifest. Tests call buildApp() with an in-memory database and inject requests.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -24,10 +25,12 @@ import { installIdempotency } from './http/idempotency';
 import { installCrossOriginCheck } from './http/cross-origin';
 import { installSecurityHeaders } from './http/security-headers';
 import { installInputChecks } from './http/input';
+import { installTileAccess } from './processing/tile-access';
 import { registerResources } from './routes';
 import { installErrorHandler, notFoundBody } from './http/errors';
 import { createMailer } from './mail/mailer';
-import { createJobWorker } from './jobs/handlers';
+import { healthRoutes } from './health/routes';
+import { createJobWorker } from './job-handlers';
 
 export interface BuildOptions {
   config: Config;
@@ -37,6 +40,18 @@ export interface BuildOptions {
   logger?: boolean;
   /** Serve the app through Vite's dev server instead of dist/ (npm run dev). */
   dev?: boolean;
+  /**
+   * Jobs the process runs at once when JOB_CONCURRENCY is not set. A web server that also runs jobs
+   * keeps half the cores for its requests; `npm run worker` gives one per core.
+   */
+  jobConcurrency?: number;
+}
+
+/** JOB_CONCURRENCY, else the entry point's default, else half the cores (at least one). */
+function jobConcurrency(env: NodeJS.ProcessEnv, fallback?: number): number {
+  const set = Number(env.JOB_CONCURRENCY);
+  if (Number.isInteger(set) && set > 0) return set;
+  return fallback ?? Math.max(1, Math.floor(os.availableParallelism() / 2));
 }
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
@@ -69,7 +84,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     google: config.googleClientId ? google(config.googleClientId, config.googleJwksUrl) : undefined,
     jobs: undefined!, // set just below: the worker needs the logger of the built app
   };
-  ctx.jobs = createJobWorker({ db: database.db, dataDir: config.dataDir, log: app.log });
+  ctx.jobs = createJobWorker({
+    db: database.db,
+    dataDir: config.dataDir,
+    log: app.log,
+    concurrency: jobConcurrency(process.env, opts.jobConcurrency),
+    leaseMs: config.jobLeaseMs,
+    listen: (channel, onPayload) => database.listen(channel, onPayload),
+  });
   app.addHook('onClose', () => ctx.jobs.stop());
   app.decorate('ctx', ctx);
   if (!opts.database) app.addHook('onClose', () => database.close());
@@ -88,10 +110,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       installAuthentication(v2);
       installIdempotency(v2);
       installInputChecks(v2);
+      installTileAccess(v2);
       v2.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         app.swagger(),
       );
-      v2.get('/health', { config: { public: true }, schema: { hide: true } }, async () => ({ ok: true }));
+      await v2.register(healthRoutes);
       await registerResources(v2);
     },
     { prefix: '/v2' },

@@ -5,6 +5,7 @@ import { POLICIES } from '../access/policies';
 import type { Db } from './db/client';
 import { organizations, settings, users } from './db/schema';
 import { generatePassword, hashPassword } from './auth/passwords';
+import { markPasswordGenerated } from './auth/generated-password';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@tessera.local';
 export const PLATFORM_ORGANIZATION_NAME = 'Tessera Platform';
@@ -52,6 +53,7 @@ export async function bootstrap(
       organizationId: orgId,
       enabledPolicies: all,
     });
+    if (!opts.adminPassword) await markPasswordGenerated(tx, userId);
   });
   return { email, generatedPassword: opts.adminPassword ? undefined : password };
 }

@@ -30,6 +30,11 @@ export interface Config {
   /** Where the built app lives (vite build output). */
   distDir: string;
   logLevel: string;
+  /**
+   * How long a worker holds a job before another may take it (JOB_LEASE_MS, default two minutes): the
+   * holder renews it while alive, so this is how soon a job of a crashed worker runs again.
+   */
+  jobLeaseMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -56,7 +61,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     googleJwksUrl: env.GOOGLE_JWKS_URL || undefined,
     distDir: path.resolve(env.DIST_DIR || 'dist'),
     logLevel: env.LOG_LEVEL || 'info',
+    jobLeaseMs: jobLease(env.JOB_LEASE_MS),
   };
+}
+
+/** JOB_LEASE_MS: whole milliseconds, at least one second (renewals come every third of it). */
+function jobLease(value: string | undefined): number {
+  if (!value) return 120_000;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 1_000)
+    throw new Error(`JOB_LEASE_MS must be a whole number of milliseconds, at least 1000, got "${value}"`);
+  return ms;
 }
 
 /** PUBLIC_URL as an origin: http(s), no path, so links are `${origin}/path`. */

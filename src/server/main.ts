@@ -1,29 +1,27 @@
 // The server process of `npm start` / `npm run dev`: opens the database, migrates, creates the first
-// administrator on first start, serves the app and the API, and prints where to sign in.
+// administrator and the default organ catalogue on first start, loads the demo lab when started with
+// `--demo`, serves the app and the API, and prints where to sign in.
 import { buildApp } from './app';
 import { bootstrap } from './bootstrap';
+import { seedDefaultOrgans } from './catalog/default-organs';
+import { demoSummary, demoSummaryLines, seedDemo } from './seed/demo';
 import { loadConfig } from './config';
 import { startedOrigin } from './http/origins';
-import { sweepScheduledArchives } from './jobs/handlers';
-import { STORAGE_SWEEP_MS } from './jobs/kinds';
 
 const dev = process.argv.includes('--dev');
+const demo = process.argv.includes('--demo');
 const config = loadConfig();
 const app = await buildApp({ config, logger: true, dev });
 const first = await bootstrap(app.ctx.db, {
   adminEmail: config.adminEmail,
   adminPassword: config.adminPassword,
 });
+await seedDefaultOrgans(app.ctx.db);
+const demoSeeded = demo ? await seedDemo(app.ctx.db) : undefined;
 await app.listen({ port: config.port, host: config.host });
 // Jobs run in this process unless workers run on their own (`npm run worker`, WORKER=off here).
-if (process.env.WORKER !== 'off') {
-  app.ctx.jobs.start();
-  const sweep = setInterval(
-    () => void sweepScheduledArchives(app.ctx.db).catch(() => undefined),
-    STORAGE_SWEEP_MS,
-  );
-  sweep.unref(); // never keeps the process alive on its own
-}
+// Periodic work (archive sweep, upload expiry, pruning) runs as scheduled jobs of the queue.
+if (process.env.WORKER !== 'off') app.ctx.jobs.start();
 
 const url = startedOrigin(config, config.port);
 const lines = [
@@ -37,10 +35,13 @@ if (first) {
       ? `Password (shown once, change it after signing in): ${first.generatedPassword}`
       : 'Password: the ADMIN_PASSWORD you set',
   );
-  lines.push(
-    'To fill it with a demo lab (teams, users, organs, pipelines): stop it, run `npm run seed:demo`, start again.',
-  );
+  if (!demo)
+    lines.push(
+      'For a demo lab (teams, users, organs, pipelines): `npm start -- --demo`, or Load the demo lab in the Setup checklist.',
+    );
 }
+if (demoSeeded) lines.push(...demoSummaryLines(demoSummary(demoSeeded)));
+else if (demo) lines.push('The demo lab was loaded before.');
 if (config.trustProxy && !config.publicUrl)
   lines.push(
     'TRUST_PROXY is set without PUBLIC_URL: e-mailed links will point at this address, not the proxy’s.',

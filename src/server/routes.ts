@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { authRoutes } from './auth/routes';
 import { syncRoutes } from './sync/routes';
+import { SYNC_SOURCES } from './sync-sources';
 import { syncBatchRoutes } from './sync/batch';
 import { tileRoutes } from './processing/tile-routes';
 import { labelRoutes } from './labels/routes';
@@ -10,12 +11,13 @@ import { scanGroupRoutes } from './scan-groups/routes';
 import { imageRoutes } from './images/routes';
 import { fileRoutes } from './images/files-routes';
 import { reactionRoutes } from './reactions/routes';
-import { activityRoutes } from './activities/routes';
+import { activityRoutes } from './activity-feed/routes';
 import { viewerSettingsRoutes } from './viewer-settings/routes';
 import { reviewRoutes } from './reviews/routes';
 import { annotationRoutes } from './annotations/routes';
+import { annotationGeoJsonRoutes } from './annotations/geojson-routes';
+import { annotationClassRoutes } from './annotations/class-routes';
 import { alignmentRoutes } from './alignments/routes';
-import { organizationSyncSources } from './users/sync';
 import { organizationRoutes } from './organizations/routes';
 import { userRoutes } from './users/routes';
 import { catalogRoutes } from './catalog/routes';
@@ -23,11 +25,11 @@ import { orderRoutes } from './orders/routes';
 import { mailRoutes } from './mail/routes';
 import { uploadRoutes } from './uploads/routes';
 import { uploadGroupRoutes } from './uploads/group-routes';
+import { demoLabRoutes } from './seed/routes';
 
 export async function registerResources(v2: FastifyInstance): Promise<void> {
-  organizationSyncSources();
   await v2.register(authRoutes, { prefix: '/auth' });
-  await v2.register(syncRoutes, { prefix: '/sync' });
+  await v2.register(syncRoutes, { prefix: '/sync', sources: SYNC_SOURCES });
   await v2.register(syncBatchRoutes, { prefix: '/sync' });
   await v2.register(tileRoutes, { prefix: '/images' });
   await v2.register(labelRoutes, { prefix: '/scan-groups' });
@@ -45,7 +47,10 @@ export async function registerResources(v2: FastifyInstance): Promise<void> {
   await v2.register(mailRoutes, { prefix: '/mail' });
   await v2.register(reviewRoutes, { prefix: '/reviews' });
   await v2.register(annotationRoutes, { prefix: '/annotations' });
+  await v2.register(annotationGeoJsonRoutes, { prefix: '/images' });
+  await v2.register(annotationClassRoutes, { prefix: '/annotation-classes' });
   await v2.register(alignmentRoutes, { prefix: '/alignments' });
   await v2.register(uploadRoutes, { prefix: '/uploads' });
   await v2.register(uploadGroupRoutes, { prefix: '/upload-groups' });
+  await v2.register(demoLabRoutes, { prefix: '/demo-lab' });
 }

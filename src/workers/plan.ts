@@ -1,8 +1,10 @@
-// Which uploads a drop or a pick makes (§2.6, §5): every .czi and .qptiff is an upload of its own; an
-// .mrxs is one multi-file upload together with the files of its data folder (the folder beside it
-// named like it); anything else is refused before a byte is sent. Pure, so it is tested directly.
+// Which uploads a drop or a pick makes (§2.6, §5): a slide of one file (.czi, .qptiff) is an upload of
+// its own; a slide with a data folder (.mrxs) is one multi-file upload together with the files of that
+// folder (the folder beside it named like it); anything else is refused before a byte is sent. Which
+// format is which comes from src/api/slide-formats.ts. Pure, so it is tested directly.
 import { UploadText } from '../api/messages';
-import { extensionOf, isMrxsDataFile, UploadOwnText } from '../api/uploads';
+import { extensionOf, slideFileRole } from '../api/slide-formats';
+import { UploadOwnText } from '../api/uploads';
 
 export interface PickedEntry {
   name: string;
@@ -28,10 +30,10 @@ export function planUploads<T extends PickedEntry>(entries: readonly T[]): Plann
   const norm = entries.map((e) => ({ e, rel: (e.relativePath || e.name).replace(/^\/+/, '') }));
 
   for (const { e, rel } of norm) {
-    if (extensionOf(e.name) !== '.mrxs') continue;
+    if (slideFileRole(e.name) !== 'folderMain') continue;
     const folder = `${dirOf(rel) ? `${dirOf(rel)}/` : ''}${baseOf(e.name)}/`.toLowerCase();
     const data = norm
-      .filter((n) => n.rel.toLowerCase().startsWith(folder) && isMrxsDataFile(n.e.name))
+      .filter((n) => n.rel.toLowerCase().startsWith(folder) && slideFileRole(n.e.name) === 'folderData')
       .map((n) => n.e);
     data.forEach((d) => claimed.add(d));
     claimed.add(e);
@@ -43,8 +45,7 @@ export function planUploads<T extends PickedEntry>(entries: readonly T[]): Plann
   }
   for (const { e } of norm) {
     if (claimed.has(e)) continue;
-    const ext = extensionOf(e.name);
-    if (ext === '.czi' || ext === '.qptiff') plans.push({ name: e.name, parts: [e] });
+    if (slideFileRole(e.name) === 'single') plans.push({ name: e.name, parts: [e] });
     // Data files outside any .mrxs folder, and everything else, are not slides.
     else plans.push({ name: e.name, parts: [e], refused: UploadText.incompatibleFormat });
   }

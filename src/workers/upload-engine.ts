@@ -9,6 +9,7 @@ import { Upload, type DetailedError } from 'tus-js-client';
 import {
   CHUNK_MIN_BYTES,
   isAwaitingServer,
+  isClearable,
   isSending,
   nextChunkSize,
   PARALLEL_FILES,
@@ -23,6 +24,7 @@ import {
   type UploadStatus,
 } from '../api/uploads';
 import {
+  deleteRecord,
   dropKept,
   fingerprintFile,
   getRecord,
@@ -227,6 +229,26 @@ export class UploadEngine {
     this.locks.get(id)?.();
     await dropKept(id, this.db);
     this.pump();
+  }
+
+  /**
+   * Clears finished, canceled and failed rows from the list (their records and any kept copies);
+   * rows still under way are left as they are. Returns the ids cleared.
+   */
+  async clear(ids: string[]): Promise<string[]> {
+    const cleared: string[] = [];
+    for (const id of ids) {
+      const rec = this.records.get(id);
+      if (!rec || !isClearable(rec)) continue;
+      this.records.delete(id);
+      this.addedAt.delete(id);
+      this.live.delete(id);
+      this.locks.get(id)?.();
+      await deleteRecord(id, this.db);
+      cleared.push(id);
+    }
+    if (cleared.length) this.emit();
+    return cleared;
   }
 
   /** The user chose the file(s) again (the browser had kept no copy): checked by fingerprint. */

@@ -18,6 +18,7 @@ const api = {
   stop: () => need().stop(),
   add: (files: PickedFile[]) => need().add(files),
   cancel: (id: string) => need().cancel(id),
+  clear: (ids: string[]) => need().clear(ids),
   provideFiles: (id: string, files: File[]) => need().provideFiles(id, files),
   refresh: (id: string) => need().refresh(id),
   wake: () => need().wake(),

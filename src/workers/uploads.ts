@@ -14,6 +14,8 @@ export interface UploadsClient {
   stop(): Promise<void>;
   add(files: PickedFile[]): Promise<string[]>;
   cancel(id: string): Promise<void>;
+  /** Clears finished, canceled and failed rows; returns the ids cleared. */
+  clear(ids: string[]): Promise<string[]>;
   /** Undefined when the files match; else the text saying they are not the same. */
   provideFiles(id: string, files: File[]): Promise<string | undefined>;
   refresh(id: string): Promise<void>;
@@ -41,6 +43,7 @@ export function createUploadsClient(host: EngineHost, opts: EngineOptions): Uplo
         stop: call(() => remote.stop()),
         add: call((files: PickedFile[]) => remote.add(files)),
         cancel: call((id: string) => remote.cancel(id)),
+        clear: call((ids: string[]) => remote.clear(ids)),
         provideFiles: call((id: string, files: File[]) => remote.provideFiles(id, files)),
         refresh: call((id: string) => remote.refresh(id)),
         wake: call(() => remote.wake()),
@@ -56,6 +59,7 @@ export function createUploadsClient(host: EngineHost, opts: EngineOptions): Uplo
     stop: async () => engine.stop(),
     add: (files) => engine.add(files),
     cancel: (id) => engine.cancel(id),
+    clear: (ids) => engine.clear(ids),
     provideFiles: (id, files) => engine.provideFiles(id, files),
     refresh: (id) => engine.refresh(id),
     wake: async () => engine.wake(),

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { AccessText } from '../../src/api/access-messages';
-import { AlignmentText } from '../../src/api/alignments';
+import { errorText } from '../../src/api/errors';
 import { Denied } from '../../src/api/messages';
 import { activities, alignmentRigids } from '../../src/server/db/schema';
 import { dbTargets, startApp, type TestApp } from './helpers';
@@ -81,15 +81,15 @@ describe.each(targets)('rigid alignments on $name', (target) => {
       [{ inputData: input({ targetImageId: 'x' }) }, `${p}.targetImageId: must be a valid id`],
       [
         { inputData: input({ targetImageId: lab.images.img1 }) },
-        `${p}.targetImageId: ${AlignmentText.sameImage}`,
+        errorText('ALIGNMENT_SAME_IMAGE', { field: `${p}.targetImageId` }),
       ],
       [
         { inputData: input({ targetImageId: lab.images.other }) },
-        `${p}.targetImageId: ${AlignmentText.unknownImage}`,
+        errorText('UNKNOWN_IMAGE', { field: `${p}.targetImageId` }),
       ],
       [
         { inputData: input({ referenceImageId: crypto.randomUUID() }) },
-        `${p}.referenceImageId: ${AlignmentText.unknownImage}`,
+        errorText('UNKNOWN_IMAGE', { field: `${p}.referenceImageId` }),
       ],
       [{ inputData: input(), type: '' }, 'body.alignmentRigid.type: '],
       [{ inputData: input(), type: 't'.repeat(51) }, 'body.alignmentRigid.type: '],

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { AccessText } from '../../src/api/access-messages';
 import { AnnotationText } from '../../src/api/annotations';
+import { errorText } from '../../src/api/errors';
 import { Denied } from '../../src/api/messages';
 import { activities, annotations } from '../../src/server/db/schema';
 import { dbTargets, startApp, type TestApp } from './helpers';
@@ -88,15 +89,15 @@ describe.each(targets)('annotations on $name', (target) => {
       [{ imageId: lab.images.img1 }, `body.annotation.content: ${AnnotationText.contentRequired}`],
       [
         { imageId: crypto.randomUUID(), content: shape },
-        `body.annotation.imageId: ${AnnotationText.unknownImage}`,
+        errorText('UNKNOWN_IMAGE', { field: 'body.annotation.imageId' }),
       ],
       [
         { imageId: lab.images.other, content: shape },
-        `body.annotation.imageId: ${AnnotationText.unknownImage}`,
+        errorText('UNKNOWN_IMAGE', { field: 'body.annotation.imageId' }),
       ],
       [
         { imageId: lab.images.img1, content: shape, reviewId: crypto.randomUUID() },
-        `body.annotation.reviewId: ${AnnotationText.unknownReview}`,
+        errorText('UNKNOWN_REVIEW', { field: 'body.annotation.reviewId' }),
       ],
       [{ imageId: lab.images.img1, content: 'x'.repeat(1_000_001) }, 'body.annotation.content: '],
       [{ imageId: lab.images.img1, content: shape, name: 'n'.repeat(201) }, 'body.annotation.name: '],

@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { eq } from 'drizzle-orm';
 import { REFRESH_REUSE_GRACE_SECONDS } from '../../src/api/constants';
-import { AuthText, Session } from '../../src/api/messages';
-import { createActionToken } from '../../src/server/auth/action-tokens';
+import { createActionToken } from '../../src/server/action-tokens/tokens';
 import { refreshTokens } from '../../src/server/db/schema';
-import { MAX_FAILURES_PER_ACCOUNT } from '../../src/server/auth/rate-limit';
+import { MAX_FAILURES_PER_ACCOUNT } from '../../src/server/rate-limits/sign-in';
 import { ADMIN, addUser, bearer, dbTargets, lastMail, login, startApp, type TestApp } from './helpers';
+import { errorText } from '../../src/api/errors';
 
 const targets = await dbTargets();
 
@@ -49,8 +49,8 @@ describe.each(targets)('auth on $name', (target) => {
       const unknown = await post('/login', { email: 'ghost@lab.test', password: 'nope-nope' });
       expect(wrong.statusCode).toBe(401);
       expect(unknown.statusCode).toBe(401);
-      expect(wrong.json().message).toBe(AuthText.invalidCredentials);
-      expect(unknown.json().message).toBe(AuthText.invalidCredentials);
+      expect(wrong.json().message).toBe(errorText('INVALID_CREDENTIALS'));
+      expect(unknown.json().message).toBe(errorText('INVALID_CREDENTIALS'));
     });
 
     it('names the missing or malformed field', async () => {
@@ -77,7 +77,7 @@ describe.each(targets)('auth on $name', (target) => {
       await addUser(t.app, { email: 'pending@lab.test', password: 'pending-pass', status: 'pending' });
       const res = await post('/login', { email: 'pending@lab.test', password: 'pending-pass' });
       expect(res.statusCode).toBe(401);
-      expect(res.json().message).toBe(AuthText.userInactive);
+      expect(res.json().message).toBe(errorText('USER_INACTIVE'));
     });
 
     it('rate-limits repeated failures per account, even for the right password afterwards', async () => {
@@ -88,7 +88,7 @@ describe.each(targets)('auth on $name', (target) => {
         );
       const blocked = await post('/login', { email: 'target@lab.test', password: 'target-pass' });
       expect(blocked.statusCode).toBe(429);
-      expect(blocked.json().message).toBe(AuthText.tooManyAttempts);
+      expect(blocked.json().message).toBe(errorText('TOO_MANY_SIGN_INS'));
       // Other accounts are unaffected.
       expect((await post('/login', ADMIN)).statusCode).toBe(200);
     });
@@ -113,7 +113,7 @@ describe.each(targets)('auth on $name', (target) => {
     it('refuses a missing, forged or expired token', async () => {
       const none = await t.app.inject({ method: 'GET', url: '/v2/auth/me' });
       expect(none.statusCode).toBe(401);
-      expect(none.json().message).toBe(Session.notLoggedIn);
+      expect(none.json().message).toBe(errorText('NOT_LOGGED_IN'));
       const { access } = await login(t.app);
       const [h, p] = access.split('.');
       const forged = await t.app.inject({
@@ -122,7 +122,7 @@ describe.each(targets)('auth on $name', (target) => {
         headers: bearer(`${h}.${p}.AAAA`),
       });
       expect(forged.statusCode).toBe(401);
-      expect(forged.json().message).toBe(AuthText.invalidToken);
+      expect(forged.json().message).toBe(errorText('INVALID_TOKEN'));
       const otherKey = await new SignJWT({ org: 'x' })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject('x')
@@ -152,7 +152,7 @@ describe.each(targets)('auth on $name', (target) => {
       // …replaying the spent token ends the whole family…
       const replay = await post('/refresh', { token: refresh });
       expect(replay.statusCode).toBe(401);
-      expect(replay.json().message).toBe(AuthText.refreshReused);
+      expect(replay.json().message).toBe(errorText('REFRESH_TOKEN_REUSED'));
       // …so the newest token stops working too.
       const after = await post('/refresh', { token: next });
       expect(after.statusCode).toBe(401);
@@ -187,7 +187,7 @@ describe.each(targets)('auth on $name', (target) => {
         bearer(access),
       );
       expect(wrong.statusCode).toBe(400);
-      expect(wrong.json().message).toBe(AuthText.wrongOldPassword);
+      expect(wrong.json().message).toBe(errorText('WRONG_PASSWORD'));
       const short = await post(
         '/change-password',
         { oldPassword: 'old-password', newPassword: 'short' },
@@ -225,7 +225,7 @@ describe.each(targets)('auth on $name', (target) => {
       expect(reset.statusCode).toBe(200);
       const again = await post('/reset-password', { token, password: 'remembered-3' });
       expect(again.statusCode).toBe(400);
-      expect(again.json().message).toBe(AuthText.resetTokenInvalid);
+      expect(again.json().message).toBe(errorText('INVALID_RESET_TOKEN'));
       expect(
         (await post('/login', { email: 'forgetful@lab.test', password: 'remembered-2' })).statusCode,
       ).toBe(200);
@@ -238,7 +238,7 @@ describe.each(targets)('auth on $name', (target) => {
       const token = await createActionToken(t.app.ctx.db, id, 'activate', 60_000);
       const bad = await post('/activate-user', { token: 'wrong', password: 'welcome-123' });
       expect(bad.statusCode).toBe(400);
-      expect(bad.json().message).toBe(AuthText.activationTokenInvalid);
+      expect(bad.json().message).toBe(errorText('INVALID_ACTIVATION_TOKEN'));
       const ok = await post('/activate-user', { token, password: 'welcome-123' });
       expect(ok.statusCode).toBe(200);
       expect(ok.json().user.status).toBe('active');
@@ -271,7 +271,7 @@ describe.each(targets)('auth on $name', (target) => {
       expect((await post('/app', need, bearer(admin.access))).statusCode).toBe(200);
       const denied = await post('/app', need, bearer(plain.access));
       expect(denied.statusCode).toBe(403);
-      expect(denied.json().message).toBe(AuthText.missingPolicies);
+      expect(denied.json().message).toBe(errorText('MISSING_POLICIES'));
       const studies = await post(
         '/app',
         { requiredPolicies: ['manageOrganizationStudies'] },
@@ -285,7 +285,7 @@ describe.each(targets)('auth on $name', (target) => {
       expect(init.statusCode).toBe(200);
       const res = await post('/google-login', { token: 'x', nonce: init.json().nonce });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(AuthText.googleDisabled);
+      expect(res.json().message).toBe(errorText('GOOGLE_DISABLED'));
     });
   });
 
@@ -355,7 +355,7 @@ describe('Google sign-in and the bot check, when configured', async () => {
       nonce,
     });
     expect(wrongNonce.statusCode).toBe(401);
-    expect(wrongNonce.json().message).toBe(AuthText.googleTokenInvalid);
+    expect(wrongNonce.json().message).toBe(errorText('GOOGLE_TOKEN_INVALID'));
     const wrongAud = await post('/google-login', {
       token: await third.idToken({ email: ADMIN.email, nonce }, 'elsewhere'),
       nonce,
@@ -371,7 +371,7 @@ describe('Google sign-in and the bot check, when configured', async () => {
   it('requires a passing bot-check token on login', async () => {
     const without = await post('/login', ADMIN);
     expect(without.statusCode).toBe(400);
-    expect(without.json().message).toBe(AuthText.botCheckFailed);
+    expect(without.json().message).toBe(errorText('BOT_CHECK_FAILED'));
     expect((await post('/login', { ...ADMIN, cloudflareToken: 'robot' })).statusCode).toBe(400);
     expect((await post('/login', { ...ADMIN, cloudflareToken: 'human' })).statusCode).toBe(200);
   });

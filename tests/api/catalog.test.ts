@@ -2,7 +2,6 @@
 // set operations, deletion guards; on PGlite and (when it answers) PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { CatalogText } from '../../src/api/catalog';
 import { AccessText } from '../../src/api/access-messages';
 import { Denied } from '../../src/api/messages';
 import { organs, pipelines, predictors, tombstones } from '../../src/server/db/schema';
@@ -15,6 +14,7 @@ import {
   type Persona,
   type TestApp,
 } from './helpers';
+import { errorText } from '../../src/api/errors';
 
 const targets = await dbTargets();
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -76,7 +76,7 @@ describe.each(targets)('catalogue on $name', (target) => {
     it('refuses duplicates, bad input and a limit above 100', async () => {
       const dup = await call(f.platform, 'POST', '/organs', { organ: { name: 'liver', animal: 'Human' } });
       expect(dup.statusCode).toBe(409);
-      expect(dup.json().message).toBe(CatalogText.organExists);
+      expect(dup.json().message).toBe(errorText('ORGAN_EXISTS'));
       const blank = await call(f.platform, 'POST', '/organs', { organ: { name: 'Lung' } });
       expect(blank.statusCode).toBe(400);
       expect(blank.json().message).toMatch(/^body\.organ\.animal: /);
@@ -120,7 +120,7 @@ describe.each(targets)('catalogue on $name', (target) => {
         predictor: { name: 'Bad', organId: crypto.randomUUID() },
       });
       expect(bad.statusCode).toBe(400);
-      expect(bad.json().message).toBe(CatalogText.noOrgan('organId'));
+      expect(bad.json().message).toBe(errorText('NO_SUCH_ORGAN', { field: 'organId' }));
       const scale = await call(f.platform, 'POST', '/predictors', {
         predictor: { name: 'B', inputPixelScale: -1 },
       });
@@ -129,7 +129,7 @@ describe.each(targets)('catalogue on $name', (target) => {
       const [liver] = await t.app.ctx.db.select().from(organs).where(eq(organs.name, 'Liver'));
       const inUse = await call(f.platform, 'DELETE', `/organs/${liver.id}`);
       expect(inUse.statusCode).toBe(409);
-      expect(inUse.json().message).toBe(CatalogText.organInUse);
+      expect(inUse.json().message).toBe(errorText('ORGAN_IN_USE'));
     });
   });
 
@@ -187,7 +187,7 @@ describe.each(targets)('catalogue on $name', (target) => {
       expect((await call(f.member, 'POST', '/pipelines', { pipeline: { name: 'X' } })).statusCode).toBe(403);
       const used = await call(f.platform, 'DELETE', `/predictors/${p.predictorIds[0]}`);
       expect(used.statusCode).toBe(409);
-      expect(used.json().message).toBe(CatalogText.predictorInUse);
+      expect(used.json().message).toBe(errorText('PREDICTOR_IN_USE'));
       const del = await call(f.platform, 'DELETE', `/pipelines/${p.id}`);
       expect(del.statusCode).toBe(200);
       expect((await call(f.platform, 'DELETE', `/predictors/${p.predictorIds[0]}`)).statusCode).toBe(200);

@@ -10,6 +10,7 @@ import { buildApp } from '../../src/server/app';
 import { bootstrap } from '../../src/server/bootstrap';
 import { loadConfig, type Config } from '../../src/server/config';
 import { openDatabase, type Database } from '../../src/server/db/client';
+import { pgliteTemplate, postgresTemplate } from './template-databases';
 
 export const ADMIN = { email: 'admin@lab.test', password: 'correct horse battery' };
 export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -42,7 +43,7 @@ export async function dbTargets(): Promise<DbTarget[]> {
     {
       name: 'pglite',
       open: async () => {
-        const db = await openDatabase('memory://');
+        const db = await openDatabase('memory://', { pgliteDump: await pgliteTemplate() });
         return Object.assign(db, { drop: async () => undefined });
       },
     },
@@ -52,9 +53,10 @@ export async function dbTargets(): Promise<DbTarget[]> {
       name: 'postgres',
       open: async () => {
         const dbName = `tessera_t_${crypto.randomBytes(6).toString('hex')}`;
+        const template = await postgresTemplate(PG_ADMIN_URL);
         const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
         await admin.connect();
-        await admin.query(`CREATE DATABASE ${dbName}`);
+        await admin.query(`CREATE DATABASE ${dbName} TEMPLATE ${template}`);
         await admin.end();
         const url = new URL(PG_ADMIN_URL);
         url.pathname = `/${dbName}`;

@@ -6,13 +6,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { AccessText } from '../../src/api/access-messages';
-import { ImageText } from '../../src/api/images';
 import { Denied } from '../../src/api/messages';
 import { loadSigningSecret } from '../../src/server/auth/secret';
 import { images } from '../../src/server/db/schema';
 import { fileSigner } from '../../src/server/images/file-urls';
-import { createImageRecord } from '../../src/server/images/repository';
+import { createImageRecord } from '../../src/server/uploads/image-records';
 import { addOrganization, bearer, dbTargets, login, memberToken, startApp, type TestApp } from './helpers';
+import { errorText } from '../../src/api/errors';
 
 const targets = await dbTargets();
 const CONTENT = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
@@ -215,12 +215,12 @@ describe.each(targets)('images on $name', (target) => {
         url.replace(/\.(\d+)\./, (_: string, n: string) => `.${Number(n) + 1}.`),
       );
       expect(tampered.statusCode).toBe(403);
-      expect(tampered.json().message).toBe(ImageText.linkInvalid);
+      expect(tampered.json().message).toBe(errorText('LINK_INVALID'));
       const signer = fileSigner(await loadSigningSecret(t.app.ctx.db));
       const old = signer.sign(imageId, 'original', Date.now() - 11 * 60_000);
       const expired = await fetchUrl(`http://localhost/v2/files/${old.token}`);
       expect(expired.statusCode).toBe(403);
-      expect(expired.json().message).toBe(ImageText.linkInvalid);
+      expect(expired.json().message).toBe(errorText('LINK_INVALID'));
 
       await setStorage(imageId, 'archived');
       const refused = await call(manager.token, 'GET', `/images/${imageId}/download-url`);
@@ -246,7 +246,7 @@ describe.each(targets)('images on $name', (target) => {
       const label = await call(colleague.token, 'GET', `/images/${imageId}/labels/download-url`);
       const missing = await fetchUrl(label.json().url);
       expect(missing.statusCode).toBe(404);
-      expect(missing.json().message).toBe(ImageText.fileMissing);
+      expect(missing.json().message).toBe(errorText('FILE_MISSING'));
       expect((await call(outsider.token, 'GET', `/images/${imageId}/labels/download-url`)).statusCode).toBe(
         404,
       );

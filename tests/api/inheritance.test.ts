@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { images, scanGroups } from '../../src/server/db/schema';
-import { createImageRecord } from '../../src/server/images/repository';
+import { createImageRecord } from '../../src/server/uploads/image-records';
 import { addOrganization, bearer, dbTargets, memberToken, startApp, type TestApp } from './helpers';
 
 const targets = await dbTargets();

@@ -1,10 +1,9 @@
-// Invitations end to end through HTTP (issue 10): a new root organization with its administrator
+// Invitations end to end through HTTP: a new root organization with its administrator
 // invited by the super admin, the status created → pending → active, the single-use activation link,
 // the user limit, and what the activated administrator may then do; on PGlite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import { activities, users } from '../../src/server/db/schema';
-import { UserText } from '../../src/api/organizations';
 import {
   addLabFixture,
   bearer,
@@ -15,6 +14,7 @@ import {
   type LabFixture,
   type TestApp,
 } from './helpers';
+import { errorText } from '../../src/api/errors';
 
 const targets = await dbTargets();
 
@@ -199,7 +199,7 @@ describe.each(targets)('invitations on $name', (target) => {
 
     const active = await call(f.orgAdmin.token, 'POST', `/users/${id}/invitation`);
     expect(active.statusCode).toBe(409);
-    expect(active.json().message).toBe(UserText.alreadyActive);
+    expect(active.json().message).toBe(errorText('ALREADY_ACTIVE'));
     const missing = await call(f.orgAdmin.token, 'POST', `/users/${crypto.randomUUID()}/invitation`);
     expect(missing.statusCode).toBe(404);
   });

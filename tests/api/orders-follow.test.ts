@@ -1,4 +1,4 @@
-// Order status follows the work (issue 8): orders gathered into an active list are placed (active);
+// Order status follows the work: orders gathered into an active list are placed (active);
 // an image of the slide moves them to processing, all images completed to fulfilled, a failed one to
 // failed; the list follows its orders; only a change to active may be made by hand (§4.5). The steps
 // are in the activity feed (the order report's history). On PGlite and (when it answers) PostgreSQL.

@@ -6,7 +6,6 @@ import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { AccessText } from '../../src/api/access-messages';
 import { Denied } from '../../src/api/messages';
-import { OrderText } from '../../src/api/orders';
 import {
   activities,
   pipelines,
@@ -24,6 +23,7 @@ import {
   type Persona,
   type TestApp,
 } from './helpers';
+import { errorText } from '../../src/api/errors';
 
 const targets = await dbTargets();
 type Method = 'GET' | 'POST' | 'PATCH';
@@ -105,15 +105,15 @@ describe.each(targets)('orders on $name', (target) => {
         scanOrder: { pipelineId: ids.otherPipeline },
       });
       expect(pipeline.statusCode).toBe(400);
-      expect(pipeline.json().message).toBe(OrderText.noPipeline);
+      expect(pipeline.json().message).toBe(errorText('NO_SUCH_PIPELINE'));
       const slide = await call(f.member, 'POST', '/scan-orders', {
         scanOrder: { pipelineId: ids.pipeline, scanGroupId: crypto.randomUUID() },
       });
-      expect(slide.json().message).toBe(OrderText.noSlide);
+      expect(slide.json().message).toBe(errorText('NO_SUCH_SLIDE'));
       const study = await call(f.member, 'POST', '/scan-orders', {
         scanOrder: { pipelineId: ids.pipeline, studyIds: [ids.study2] },
       });
-      expect(study.json().message).toBe(OrderText.noStudy(ids.study2));
+      expect(study.json().message).toBe(errorText('NO_SUCH_STUDY', { id: ids.study2 }));
       const missing = await call(f.member, 'POST', '/scan-orders', { scanOrder: { notes: 'x' } });
       expect(missing.statusCode).toBe(400);
       expect(missing.json().message).toMatch(/^body\.scanOrder\.pipelineId: /);
@@ -229,7 +229,7 @@ describe.each(targets)('orders on $name', (target) => {
         scanOrderList: { scanOrderIds: [orderId] },
       });
       expect(hidden.statusCode).toBe(400);
-      expect(hidden.json().message).toBe(OrderText.noOrder(orderId));
+      expect(hidden.json().message).toBe(errorText('NO_SUCH_SCAN_ORDER', { id: orderId }));
       expect(await t.app.ctx.db.select().from(scanOrderLists)).toHaveLength(1);
     });
 

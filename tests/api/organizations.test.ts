@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { Denied } from '../../src/api/messages';
 import { AccessText } from '../../src/api/access-messages';
-import { OrganizationText } from '../../src/api/organizations';
 import { activities, organizations, tombstones } from '../../src/server/db/schema';
 import { DEMO_ORGANIZATION, seedDemo } from '../../src/server/seed/demo';
 import {
@@ -19,6 +18,7 @@ import {
   type Persona,
   type TestApp,
 } from './helpers';
+import { errorText } from '../../src/api/errors';
 
 const targets = await dbTargets();
 
@@ -126,7 +126,7 @@ describe.each(targets)('organizations on $name', (target) => {
         organization: { name: 'X', parentId: f.orgs.lab, availablePolicies: ['superAdmin'] },
       });
       expect(outside.statusCode).toBe(400);
-      expect(outside.json().message).toBe(OrganizationText.notInParent('superAdmin'));
+      expect(outside.json().message).toBe(errorText('POLICY_NOT_IN_PARENT', { name: 'superAdmin' }));
       const enabled = await call(f.orgAdmin, 'POST', '', {
         organization: {
           name: 'X',
@@ -136,11 +136,15 @@ describe.each(targets)('organizations on $name', (target) => {
         },
       });
       expect(enabled.statusCode).toBe(400);
-      expect(enabled.json().message).toBe(OrganizationText.notAvailable('enabledPolicies', 'modifyTeams'));
+      expect(enabled.json().message).toBe(
+        errorText('POLICY_NOT_AVAILABLE', { field: 'enabledPolicies', name: 'modifyTeams' }),
+      );
       const unknown = await call(f.orgAdmin, 'POST', '', {
         organization: { name: 'X', parentId: f.orgs.lab, enabledPolicies: ['admin'] },
       });
-      expect(unknown.json().message).toBe(OrganizationText.notPolicy('enabledPolicies', 'admin'));
+      expect(unknown.json().message).toBe(
+        errorText('NOT_A_POLICY', { field: 'enabledPolicies', name: 'admin' }),
+      );
       expect(
         (await t.app.ctx.db.select().from(organizations).where(eq(organizations.name, 'X'))).length,
       ).toBe(0);
@@ -158,7 +162,7 @@ describe.each(targets)('organizations on $name', (target) => {
     it('does not let an outsider place a team in another root', async () => {
       const res = await call(f.outsider, 'POST', '', { organization: { name: 'Spy', parentId: f.orgs.lab } });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(OrganizationText.noParent);
+      expect(res.json().message).toBe(errorText('NO_PARENT'));
     });
 
     it('creates a root for platform managers, also from a flat body', async () => {
@@ -175,7 +179,7 @@ describe.each(targets)('organizations on $name', (target) => {
         organization: { name: 'Shadow', availablePolicies: ['superAdmin'] },
       });
       expect(platform.statusCode).toBe(403);
-      expect(platform.json().message).toBe(OrganizationText.superAdminOnly);
+      expect(platform.json().message).toBe(errorText('SUPER_ADMIN_ONLY'));
       const admin = await call(f.superAdmin, 'POST', '', {
         organization: { name: 'Trusted', availablePolicies: ['superAdmin'] },
       });
@@ -195,11 +199,11 @@ describe.each(targets)('organizations on $name', (target) => {
           scanGroupSettings: { maxDefaultActiveExpiryDays: 5, defaultActiveExpiryDays: 9 },
         },
       });
-      expect(expiry.json().message).toBe(OrganizationText.expiryAboveMax);
+      expect(expiry.json().message).toBe(errorText('EXPIRY_ABOVE_MAX'));
       const admin = await call(f.platform, 'POST', '', {
         organization: { name: 'A', adminUserId: f.member.id },
       });
-      expect(admin.json().message).toBe(OrganizationText.adminNotMember);
+      expect(admin.json().message).toBe(errorText('ADMIN_NOT_MEMBER'));
     });
   });
 
@@ -278,11 +282,11 @@ describe.each(targets)('organizations on $name', (target) => {
         organization: { scanGroupSettings: { maxDefaultActiveExpiryDays: 1, defaultActiveExpiryDays: 2 } },
       });
       expect(expiry.statusCode).toBe(400);
-      expect(expiry.json().message).toBe(OrganizationText.expiryAboveMax);
+      expect(expiry.json().message).toBe(errorText('EXPIRY_ABOVE_MAX'));
       const parent = await call(f.platform, 'PATCH', `/${f.orgs.teamB}`, {
         add: { availablePolicies: ['superAdmin'] },
       });
-      expect(parent.json().message).toBe(OrganizationText.notInParent('superAdmin'));
+      expect(parent.json().message).toBe(errorText('POLICY_NOT_IN_PARENT', { name: 'superAdmin' }));
       const key = await call(f.platform, 'PATCH', `/${f.orgs.teamB}`, {
         organization: { rootId: f.orgs.lab },
       });
@@ -306,7 +310,7 @@ describe.each(targets)('organizations on $name', (target) => {
       await addMember(t.app, { email: 'busy@lab.test', organizationId: id });
       const res = await call(f.platform, 'DELETE', `/${id}`);
       expect(res.statusCode).toBe(409);
-      expect(res.json().message).toBe(OrganizationText.notEmpty);
+      expect(res.json().message).toBe(errorText('NOT_EMPTY'));
       expect((await call(f.platform, 'DELETE', `/${f.orgs.lab}`)).statusCode).toBe(409);
     });
 

@@ -1,5 +1,5 @@
 // POST /v2/reactions also takes the body wrapped as {reaction:{...}}, the shape the app's outbox sends
-// for every create (issue 7: hearts queued offline), and still refuses unknown fields.
+// for every create (hearts queued offline), and still refuses unknown fields.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOrganization, bearer, dbTargets, memberToken, startApp, type TestApp } from './helpers';
 

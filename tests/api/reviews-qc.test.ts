@@ -1,12 +1,11 @@
-// Issue 9: QC requests (a pending QC review for someone else) and server-authoritative QC decisions:
+// QC requests (a pending QC review for someone else) and server-authoritative QC decisions:
 // a result sent from an older copy is refused with 409 when another user decided meanwhile, and
 // accepted when the same user decides again or when the client claims no copy.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReviewQcText } from '../../src/api/messages';
-import { ReviewText } from '../../src/api/reviews';
 import { dbTargets, memberToken, startApp, type TestApp } from './helpers';
 import { caller, reviewLab, type ReviewLab } from './reviews-fixture';
+import { errorText } from '../../src/api/errors';
 
 const targets = await dbTargets();
 
@@ -43,7 +42,7 @@ describe.each(targets)('QC requests and decisions on $name', (target) => {
       review: { reviewGroupUUID: group, imageId: lab.images.img2, type: 'qc' },
     });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json().message).toBe(`body.review.status: ${ReviewText.qcNeedsResult}`);
+    expect(missing.json().message).toBe(errorText('QC_NEEDS_RESULT', { field: 'body.review.status' }));
   });
 
   it('refuses a decision made on an older copy after another reviewer decided', async () => {
@@ -64,7 +63,9 @@ describe.each(targets)('QC requests and decisions on $name', (target) => {
     // The reviewer's offline decision, made on the pending copy, arrives later: refused, unchanged.
     const late = await call(qc, 'PATCH', url, { review: { status: 'accepted', updatedAt: copy.updatedAt } });
     expect(late.statusCode).toBe(409);
-    expect(late.json().message).toBe(ReviewQcText.decidedFirst(`qc2-${target.name}`, 'Failed'));
+    expect(late.json().message).toBe(
+      errorText('QC_DECIDED_FIRST', { who: `qc2-${target.name}`, result: 'Failed' }),
+    );
     const stored = (await call(qc, 'GET', url)).json().result;
     expect(stored.status).toBe('rejected');
     // Having seen the result (a current copy), the reviewer may change it.

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { Denied } from '../../src/api/messages';
 import { AccessText } from '../../src/api/access-messages';
-import { ReviewText } from '../../src/api/reviews';
 import { activities, reviews } from '../../src/server/db/schema';
 import { dbTargets, startApp, type TestApp } from './helpers';
 import { caller, reviewLab, rowCount, type ReviewLab } from './reviews-fixture';
+import { errorText } from '../../src/api/errors';
 
 const targets = await dbTargets();
 
@@ -63,7 +63,7 @@ describe.each(targets)('reviews on $name', (target) => {
       const before = await rowCount(t.app, 'reviews');
       const res = await call(lab.people.requester, 'POST', '/v2/reviews', request(lab.people.reviewer1.id));
       expect(res.statusCode).toBe(409);
-      expect(res.json().message).toBe(ReviewText.duplicate);
+      expect(res.json().message).toBe(errorText('DUPLICATE_REVIEW'));
       expect(await rowCount(t.app, 'reviews')).toBe(before);
     });
 
@@ -151,10 +151,10 @@ describe.each(targets)('reviews on $name', (target) => {
       expect(pending.statusCode).toBe(403);
       const missing = await qc(lab.people.qc, { imageId: lab.images.img2, status: undefined });
       expect(missing.statusCode).toBe(400);
-      expect(missing.json().message).toBe(`body.review.status: ${ReviewText.qcNeedsResult}`);
+      expect(missing.json().message).toBe(errorText('QC_NEEDS_RESULT', { field: 'body.review.status' }));
       const mismatch = await qc(lab.people.qc, { type: 'standard' });
       expect(mismatch.statusCode).toBe(400);
-      expect(mismatch.json().message).toBe(`body.review.qc: ${ReviewText.qcMismatch}`);
+      expect(mismatch.json().message).toBe(errorText('QC_MISMATCH', { field: 'body.review.qc' }));
     });
 
     it('names the field of bad input and writes nothing', async () => {
@@ -162,12 +162,21 @@ describe.each(targets)('reviews on $name', (target) => {
       const before = await rowCount(t.app, 'reviews');
       const cases: Array<[object, string]> = [
         [request(reviewer1.id, 'not-an-id'), 'body.review.imageId: must be a valid id'],
-        [request(reviewer1.id, crypto.randomUUID()), `body.review.imageId: ${ReviewText.unknownImage}`],
-        [request(reviewer1.id, lab.images.other), `body.review.imageId: ${ReviewText.unknownImage}`],
-        [request(outsider.id, lab.images.img2), `body.review.reviewerId: ${ReviewText.unknownReviewer}`],
+        [
+          request(reviewer1.id, crypto.randomUUID()),
+          errorText('UNKNOWN_IMAGE', { field: 'body.review.imageId' }),
+        ],
+        [
+          request(reviewer1.id, lab.images.other),
+          errorText('UNKNOWN_IMAGE', { field: 'body.review.imageId' }),
+        ],
+        [
+          request(outsider.id, lab.images.img2),
+          errorText('UNKNOWN_REVIEWER', { field: 'body.review.reviewerId' }),
+        ],
         [
           { review: { reviewGroupUUID: group, imageId: lab.images.img2 } },
-          `body.review.reviewerId: ${ReviewText.reviewerRequired}`,
+          errorText('REVIEWER_REQUIRED', { field: 'body.review.reviewerId' }),
         ],
         [request(reviewer1.id, lab.images.img2, { status: 'done' }), 'body.review.status: '],
         [request(reviewer1.id, lab.images.img2, { comment: 'x'.repeat(5001) }), 'body.review.comment: '],
@@ -268,7 +277,11 @@ describe.each(targets)('reviews on $name', (target) => {
       const accepted = await call(reviewer1, 'PATCH', `/v2/reviews/${review1}`, {
         review: { status: 'accepted' },
       });
-      expect(accepted.statusCode).toBe(403);
+      // Pass, Fail and Flag are QC verbs: on a standard review a 400 that says so.
+      expect(accepted.statusCode).toBe(400);
+      expect(accepted.json().message).toBe(
+        errorText('STANDARD_STATUS_EXPECTED', { field: 'body.review.status' }),
+      );
       const done = await call(reviewer1, 'PATCH', `/v2/reviews/${review1}`, {
         review: { status: 'completed', comment: 'Looks fine' },
       });

@@ -3,7 +3,8 @@
 // two multipart operations that @tus/s3-store needs: ListParts (the offset of an upload is the sum of
 // its parts) and AbortMultipartUpload (termination frees the parts). Both are added here, over
 // s3rver's own store of pending parts (<bucket>/._S3rver_uploads/<uploadId>/<partNumber>, written by
-// its UploadPart), with S3's wire format: ListPartsResult XML, NoSuchUpload as 404.
+// its UploadPart), with S3's wire format: ListPartsResult XML, NoSuchUpload as 404. It also counts the
+// bytes each object's GETs sent, so a test can tell a ranged read from a whole download.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
@@ -17,6 +18,8 @@ interface KoaContext {
   query: Record<string, string | undefined>;
   status: number;
   body: unknown;
+  /** Content-Length of the response, as s3rver sets it for GetObject (the range's length). */
+  length?: number;
 }
 type Middleware = (ctx: KoaContext, next: () => Promise<void>) => Promise<void>;
 interface S3rverInstance {
@@ -35,8 +38,13 @@ const require = createRequire(import.meta.url);
 export interface TestS3 {
   env: Record<string, string>;
   bucket: string;
+  /** Where s3rver keeps the buckets' files (deleted by close). */
+  directory: string;
   /** Upload ids of multipart uploads begun and neither completed nor aborted. */
   pendingMultipartUploads(): Promise<string[]>;
+  /** Bytes sent by GETs of the key (every range, whole downloads too) since the last reset. */
+  bytesServed(key: string): number;
+  resetServed(): void;
   close(): Promise<void>;
 }
 
@@ -100,9 +108,21 @@ export async function startS3(bucket = 'tessera-test'): Promise<TestS3> {
   // Before s3rver's router (the last middleware), after its logging and XML encoding.
   server.middleware.splice(server.middleware.length - 1, 0, multipartOps);
 
+  const served = new Map<string, number>();
+  const countGets: Middleware = async (ctx, next) => {
+    await next();
+    const m = /^\/([^/]+)\/(.+)$/.exec(ctx.path);
+    if (ctx.method !== 'GET' || !m || ctx.query.uploadId || (ctx.status !== 200 && ctx.status !== 206))
+      return;
+    const key = decodeURIComponent(m[2]);
+    served.set(key, (served.get(key) ?? 0) + (ctx.length ?? 0));
+  };
+  server.middleware.unshift(countGets);
+
   const { port } = await server.run();
   return {
     bucket,
+    directory,
     env: {
       S3_BUCKET: bucket,
       S3_ENDPOINT: `http://127.0.0.1:${port}`,
@@ -115,6 +135,8 @@ export async function startS3(bucket = 'tessera-test'): Promise<TestS3> {
       const entries = await fsp.readdir(uploadsDir()).catch(() => [] as string[]);
       return entries.sort();
     },
+    bytesServed: (key) => served.get(key) ?? 0,
+    resetServed: () => served.clear(),
     async close() {
       await server.close();
       fs.rmSync(directory, { recursive: true, force: true });

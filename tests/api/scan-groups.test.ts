@@ -14,9 +14,10 @@ import {
   studies,
   tombstones,
 } from '../../src/server/db/schema';
-import { createImageRecord } from '../../src/server/images/repository';
+import { createImageRecord } from '../../src/server/uploads/image-records';
 import { advanceStorage, failStorage } from '../../src/server/scan-groups/storage';
 import { addOrganization, bearer, dbTargets, login, memberToken, startApp, type TestApp } from './helpers';
+import { errorText } from '../../src/api/errors';
 
 const targets = await dbTargets();
 
@@ -185,6 +186,15 @@ describe.each(targets)('scan groups on $name', (target) => {
       expect((await list(owner.token, `search=${a.simpleId.slice(2, 6)}`)).result.map((s) => s.id)).toContain(
         a.id,
       );
+      // The label repair's search: a typed beginning finds it, the same letters further in do not.
+      const prefix = typed.slice(0, 3);
+      const byPrefix = await list(owner.token, `simpleIdPrefix=${prefix}&limit=100`);
+      expect(byPrefix.result.map((s) => s.id)).toContain(a.id);
+      expect(byPrefix.result.every((s) => s.simpleId.startsWith(a.simpleId.slice(0, 3)))).toBe(true);
+      expect(
+        (await list(owner.token, `simpleIdPrefix=${a.simpleId.slice(1, 5)}`)).result.map((s) => s.id),
+      ).not.toContain(a.id);
+      expect((await list(owner.token, 'simpleIdPrefix=%25')).count).toBe(0);
     });
 
     it('refuses unknown enum values and bad dates', async () => {
@@ -232,7 +242,7 @@ describe.each(targets)('scan groups on $name', (target) => {
         scanGroup: { archiveAt: new Date().toISOString() },
       });
       expect(twice.statusCode).toBe(409);
-      expect(twice.json().message).toBe(ScanGroupText.beingReactivated);
+      expect(twice.json().message).toBe(errorText('SLIDE_BEING_REACTIVATED'));
       expect(await advanceStorage(t.app.ctx.db, sg.id)).toBe('active');
       expect(await advanceStorage(t.app.ctx.db, sg.id)).toBeUndefined();
       const row = await stored(sg.id);

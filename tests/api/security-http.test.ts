@@ -7,9 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AuthText } from '../../src/api/messages';
 import { loadConfig } from '../../src/server/config';
 import { ADMIN, bearer, dbTargets, insertImageRow, lastMail, login, startApp, type TestApp } from './helpers';
+import { errorText } from '../../src/api/errors';
 
 const [target] = await dbTargets();
 
@@ -262,7 +262,7 @@ describe('cross-origin writes', () => {
     for (const headers of foreign) {
       const res = await resend(headers);
       expect(res.statusCode, JSON.stringify(headers)).toBe(403);
-      expect(res.json().message).toBe(AuthText.crossOriginWrite);
+      expect(res.json().message).toBe(errorText('CROSS_ORIGIN'));
     }
     // Nor can such a page sign the user out: the session still works afterwards.
     const out = await t.app.inject({

@@ -9,7 +9,6 @@ import {
   REFRESH_REUSE_GRACE_SECONDS,
   SESSION_CHECK_CACHE_SECONDS,
 } from '../../src/api/constants';
-import { AuthText, LimitText } from '../../src/api/messages';
 import { buildApp } from '../../src/server/app';
 import { refreshTokens } from '../../src/server/db/schema';
 import {
@@ -24,6 +23,7 @@ import {
   type LabFixture,
   type TestApp,
 } from './helpers';
+import { errorText } from '../../src/api/errors';
 
 const targets = await dbTargets();
 
@@ -61,7 +61,7 @@ describe.each(targets)('security of sessions and limits on $name', (target) => {
       expect((await post('/auth/logout', { token: refresh })).statusCode).toBe(200);
       const after = await me(access);
       expect(after.statusCode).toBe(401);
-      expect(after.json().message).toBe(AuthText.invalidToken);
+      expect(after.json().message).toBe(errorText('INVALID_TOKEN'));
     });
 
     it('a password change ends every other session at once, and keeps the one that changed it', async () => {
@@ -101,7 +101,7 @@ describe.each(targets)('security of sessions and limits on $name', (target) => {
       expect(newer).not.toBe(older);
       const stale = await post('/auth/reset-password', { token: older, password: 'new-password-2' });
       expect(stale.statusCode).toBe(400);
-      expect(stale.json().message).toBe(AuthText.resetTokenInvalid);
+      expect(stale.json().message).toBe(errorText('INVALID_RESET_TOKEN'));
       expect(
         (await post('/auth/reset-password', { token: newer, password: 'new-password-2' })).statusCode,
       ).toBe(200);
@@ -137,7 +137,7 @@ describe.each(targets)('security of sessions and limits on $name', (target) => {
       const locked = tries.filter((r) => r.statusCode === 429);
       expect(checked.length).toBeLessThanOrEqual(limit);
       expect(checked.length + locked.length).toBe(40);
-      for (const r of locked) expect(r.json().message).toBe(AuthText.tooManyAttempts);
+      for (const r of locked) expect(r.json().message).toBe(errorText('TOO_MANY_SIGN_INS'));
       const right = await post(
         '/auth/login',
         { email: 'guessed@lab.test', password: 'the-right-one' },
@@ -192,7 +192,7 @@ describe.each(targets)('security of sessions and limits on $name', (target) => {
         '192.0.2.200',
       );
       expect(fresh.statusCode).toBe(429);
-      expect(fresh.json().message).toBe(AuthText.tooManyAttempts);
+      expect(fresh.json().message).toBe(errorText('TOO_MANY_SIGN_INS'));
       // The owner gets back in by resetting the password, which proves the mailbox.
       await post('/auth/forgot-password', { email: 'spread@lab.test' }, {}, '192.0.2.200');
       const token = resetTokenIn(lastMail(t.dataDir)!);
@@ -214,7 +214,7 @@ describe.each(targets)('security of sessions and limits on $name', (target) => {
           expect((await post('/auth/forgot-password', { email }, {}, '198.51.100.20')).statusCode).toBe(200);
         const more = await post('/auth/forgot-password', { email }, {}, '198.51.100.21');
         expect(more.statusCode).toBe(429);
-        expect(more.json().message).toBe(LimitText.tooManyMails);
+        expect(more.json().message).toBe(errorText('TOO_MANY_MAILS'));
       }
       const perAddress = MAIL_LIMITS.perAddress.max;
       for (let i = 0; i < perAddress; i++)
@@ -242,7 +242,7 @@ describe.each(targets)('security of sessions and limits on $name', (target) => {
         );
       const resend = await post(`/users/${id}/invitation`, undefined, bearer(f.orgAdmin.token));
       expect(resend.statusCode).toBe(429);
-      expect(resend.json().message).toBe(LimitText.tooManyMails);
+      expect(resend.json().message).toBe(errorText('TOO_MANY_MAILS'));
 
       for (let i = 0; i < max; i++)
         expect(
@@ -303,7 +303,7 @@ describe.each(targets)('security of sessions and limits on $name', (target) => {
       await ageUse(refresh, REFRESH_REUSE_GRACE_SECONDS + 1);
       const stolen = await post('/auth/refresh', { token: refresh });
       expect(stolen.statusCode).toBe(401);
-      expect(stolen.json().message).toBe(AuthText.refreshReused);
+      expect(stolen.json().message).toBe(errorText('REFRESH_TOKEN_REUSED'));
       expect((await post('/auth/refresh', { token: first.json().refreshToken.token })).statusCode).toBe(401);
       expect((await me(first.json().accessToken.token)).statusCode).toBe(401);
     });

@@ -3,10 +3,11 @@
 // status and text a client gets. On PGlite and PostgreSQL.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Denied, Report, StudyText } from '../../src/api/messages';
+import { Denied, Report } from '../../src/api/messages';
 import { StudyRuleText } from '../../src/api/studies';
 import { scanGroups } from '../../src/server/db/schema';
 import { bearer, dbTargets, login, startApp, type TestApp } from './helpers';
+import { errorText } from '../../src/api/errors';
 
 /** Spec §5, "Permission denial messages", verbatim. */
 const SPEC_DENIALS = [
@@ -38,8 +39,8 @@ describe('spec texts', () => {
   });
   it('has the other §5 texts verbatim', () => {
     expect(Report.tooShort).toBe(SPEC_TEXTS.tooShort);
-    expect(StudyText.tagExists).toBe(SPEC_TEXTS.tagExists);
-    expect(StudyText.alreadyHasScanGroup).toBe(SPEC_TEXTS.alreadyHasScanGroup);
+    expect(errorText('TAG_EXISTS')).toBe(SPEC_TEXTS.tagExists);
+    expect(errorText('SCAN_GROUP_IN_STUDY')).toBe(SPEC_TEXTS.alreadyHasScanGroup);
     expect(Denied.noStudyPermission).toBe(SPEC_TEXTS.noStudyPermission);
     expect(Denied.noReviewPermission).toBe(SPEC_TEXTS.noReviewPermission);
   });

@@ -2,10 +2,11 @@
 // tags, update with add/remove merging, slide and assignee checks, delete; allow and deny per rule.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { Denied, StudyText } from '../../src/api/messages';
+import { Denied } from '../../src/api/messages';
 import { AccessText } from '../../src/api/access-messages';
 import { activities, scanGroups, studies, tombstones } from '../../src/server/db/schema';
 import { addOrganization, bearer, dbTargets, login, memberToken, startApp, type TestApp } from './helpers';
+import { errorText } from '../../src/api/errors';
 
 const targets = await dbTargets();
 
@@ -83,7 +84,7 @@ describe.each(targets)('studies on $name', (target) => {
           400,
           'body.study.tags: A study can have at most 30 tags',
         ],
-        [{ name: 'a', tags: ['Kidney', 'kidney'] }, 400, StudyText.tagExists],
+        [{ name: 'a', tags: ['Kidney', 'kidney'] }, 400, errorText('TAG_EXISTS')],
         [{ name: 'a', scanGroupIds: ['nope'] }, 400, 'body.study.scanGroupIds.0: must be a valid id'],
         [{ name: 'a', status: 'done' }, 400, 'body.study: Unrecognized key: "status"'],
       ];
@@ -130,7 +131,7 @@ describe.each(targets)('studies on $name', (target) => {
       expect(hidden.json().message).toBe('study.scanGroupIds: No such slide is available to you');
       const twice = await create(owner.token, { name: 'x', scanGroupIds: [mine.id, mine.id] });
       expect(twice.statusCode).toBe(400);
-      expect(twice.json().message).toBe(StudyText.alreadyHasScanGroup);
+      expect(twice.json().message).toBe(errorText('SCAN_GROUP_IN_STUDY'));
       const stranger = await create(owner.token, { name: 'x', assigneeUserIds: [outsider.id] });
       expect(stranger.statusCode).toBe(400);
       expect(stranger.json().message).toBe('study.assigneeUserIds: No such user is available to you');
@@ -282,7 +283,7 @@ describe.each(targets)('studies on $name', (target) => {
     it("answers 'This tag already exists' and the tag limit", async () => {
       const dup = await patch(owner.token, { add: { tags: ['TWO'] } });
       expect(dup.statusCode).toBe(409);
-      expect(dup.json().message).toBe(StudyText.tagExists);
+      expect(dup.json().message).toBe(errorText('TAG_EXISTS'));
       const many = await patch(owner.token, { add: { tags: Array.from({ length: 28 }, (_, i) => `n${i}`) } });
       expect(many.statusCode).toBe(400);
       expect(many.json().message).toBe('A study can have at most 30 tags');
@@ -298,7 +299,7 @@ describe.each(targets)('studies on $name', (target) => {
       expect(added.json().result.scanGroupIds).toEqual([s.id]);
       const again = await patch(owner.token, { add: { scanGroupIds: [s.id] } });
       expect(again.statusCode).toBe(409);
-      expect(again.json().message).toBe(StudyText.alreadyHasScanGroup);
+      expect(again.json().message).toBe(errorText('SCAN_GROUP_IN_STUDY'));
       const noRights = await patch(colleague.token, {
         add: { scanGroupIds: [(await slide(owner.token)).id] },
       });

@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { STUDY_NAME_MAX } from '../../src/api/constants';
 import { Denied } from '../../src/api/messages';
-import { SYNC_BATCH_MAX, SyncBatchText, type SyncBatchAnswer } from '../../src/api/sync-batch';
+import { SYNC_BATCH_MAX, type SyncBatchAnswer } from '../../src/api/sync-batch';
 import { activities, studies } from '../../src/server/db/schema';
 import { addOrganization, bearer, dbTargets, memberToken, startApp, type TestApp } from './helpers';
+import { errorText } from '../../src/api/errors';
 
 const targets = await dbTargets();
 
@@ -161,7 +162,7 @@ describe.each(targets)('sync batch on $name', (target) => {
       create(good),
     ]);
     expect(results.map((r) => r.status)).toEqual([400, 400, 400, 404, 200]);
-    expect((results[0].body as { message: string }).message).toBe(SyncBatchText.notBatchable);
+    expect((results[0].body as { message: string }).message).toBe(errorText('NOT_BATCHABLE'));
     expect(await named('nested')).toHaveLength(0);
     expect(await named(good)).toHaveLength(1);
   });

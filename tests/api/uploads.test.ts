@@ -11,6 +11,7 @@ import { UploadText } from '../../src/api/messages';
 import { UploadOwnText } from '../../src/api/uploads';
 import { buildApp } from '../../src/server/app';
 import { images, jobs, uploadGroups, uploads } from '../../src/server/db/schema';
+import { PgLocker } from '../../src/server/uploads/pg-locker';
 import { uploadRuntime } from '../../src/server/uploads/runtime';
 import { addLabFixture, bearer, dbTargets, startApp, type LabFixture, type TestApp } from './helpers';
 import { sha1, sha256, TUS, tusClient } from './uploads-tus';
@@ -190,8 +191,11 @@ describe.each(targets)('tus uploads on $name', (target) => {
       })
       .then((res) => res); // light-my-request sends only once asked for the answer
     const id = location!.split('/').pop()!;
-    const { locks } = uploadRuntime(t.app).locker as MemoryLocker;
-    while (!locks.has(id)) await new Promise((r) => setTimeout(r, 10));
+    // The first holds the lock: in this process's map (PGlite) or as an advisory lock (PostgreSQL).
+    const locker = uploadRuntime(t.app).locker;
+    const held = () =>
+      locker instanceof PgLocker ? locker.holders.has(id) : (locker as MemoryLocker).locks.has(id);
+    while (!held()) await new Promise((r) => setTimeout(r, 10));
     const second = await tus.patch(location!, 0, bytes);
     expect(second.statusCode).toBe(204);
     expect(second.headers['upload-offset']).toBe(String(bytes.length));

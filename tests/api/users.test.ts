@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { AccessText } from '../../src/api/access-messages';
 import { Denied } from '../../src/api/messages';
-import { OrganizationText, UserText } from '../../src/api/organizations';
+import { UserText } from '../../src/api/organizations';
 import { activities, tombstones, users } from '../../src/server/db/schema';
 import {
   addLabFixture,
@@ -20,6 +20,7 @@ import {
   type Persona,
   type TestApp,
 } from './helpers';
+import { errorText } from '../../src/api/errors';
 
 const targets = await dbTargets();
 
@@ -157,17 +158,21 @@ describe.each(targets)('users on $name', (target) => {
     it('refuses a taken address, unknown or unavailable policies, and bad input', async () => {
       const taken = await call(f.orgAdmin, 'POST', '', { user: { email: 'QC@lab.test' } });
       expect(taken.statusCode).toBe(409);
-      expect(taken.json().message).toBe(UserText.emailTaken);
+      expect(taken.json().message).toBe(errorText('EMAIL_TAKEN'));
       const unknown = await call(f.orgAdmin, 'POST', '', {
         user: { email: 'p1@lab.test', enabledPolicies: ['admin'] },
       });
       expect(unknown.statusCode).toBe(400);
-      expect(unknown.json().message).toBe(OrganizationText.notPolicy('enabledPolicies', 'admin'));
+      expect(unknown.json().message).toBe(
+        errorText('NOT_A_POLICY', { field: 'enabledPolicies', name: 'admin' }),
+      );
       const unavailable = await call(f.orgAdmin, 'POST', '', {
         user: { email: 'p2@lab.test', enabledPolicies: ['superAdmin'] },
       });
       expect(unavailable.statusCode).toBe(400);
-      expect(unavailable.json().message).toBe(OrganizationText.notAvailable('enabledPolicies', 'superAdmin'));
+      expect(unavailable.json().message).toBe(
+        errorText('POLICY_NOT_AVAILABLE', { field: 'enabledPolicies', name: 'superAdmin' }),
+      );
       const email = await call(f.orgAdmin, 'POST', '', { user: { email: 'nope' } });
       expect(email.json().message).toBe('body.user.email: Enter a valid e-mail address');
       const status = await call(f.orgAdmin, 'POST', '', { user: { email: 'p3@lab.test', status: 'active' } });
@@ -178,12 +183,12 @@ describe.each(targets)('users on $name', (target) => {
         user: { email: 'sa1@lab.test', enabledPolicies: ['superAdmin'] },
       });
       expect(platform.statusCode).toBe(403);
-      expect(platform.json().message).toBe(OrganizationText.superAdminOnly);
+      expect(platform.json().message).toBe(errorText('SUPER_ADMIN_ONLY'));
       const upgrade = await call(f.platform, 'PATCH', `/${f.platform.id}`, {
         add: { enabledPolicies: ['superAdmin'] },
       });
       expect(upgrade.statusCode).toBe(403);
-      expect(upgrade.json().message).toBe(OrganizationText.superAdminOnly);
+      expect(upgrade.json().message).toBe(errorText('SUPER_ADMIN_ONLY'));
       const admin = await call(f.superAdmin, 'POST', '', {
         user: { email: 'sa2@lab.test', enabledPolicies: ['superAdmin'] },
       });
@@ -238,7 +243,9 @@ describe.each(targets)('users on $name', (target) => {
         user: { enabledPolicies: ['superAdmin'] },
       });
       expect(outside.statusCode).toBe(400);
-      expect(outside.json().message).toBe(OrganizationText.notAvailable('enabledPolicies', 'superAdmin'));
+      expect(outside.json().message).toBe(
+        errorText('POLICY_NOT_AVAILABLE', { field: 'enabledPolicies', name: 'superAdmin' }),
+      );
     });
 
     it('accepts only name and enabledPolicies', async () => {

@@ -1,30 +1,14 @@
-// Platform administrators manage organs, pipelines and predictors in the admin area (issue 10 §4):
+// Platform administrators manage organs, pipelines and predictors in the admin area (§4):
 // the super administrator adds an organ and a pipeline on it, and deleting the organ still in use is
 // refused with the server's reason. E2E_SHOTS=dir also saves the three screens at two widths.
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './helpers';
+import { shootBothWidths, signIn } from './helpers';
 
 const stamp = Date.now();
-const shots = process.env.E2E_SHOTS;
-
-async function shoot(page: Page, name: string) {
-  if (!shots) return;
-  fs.mkdirSync(shots, { recursive: true });
-  for (const [label, width, height] of [
-    ['desktop', 1440, 900],
-    ['tablet', 820, 1180],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await page.waitForTimeout(300); // layout settles after a resize; only for the picture
-    await page.screenshot({ path: path.join(shots, `${name}-${label}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
+const shoot = (page: Page, name: string) => shootBothWidths(page, name);
 
 test('the super administrator manages organs, pipelines and predictors', async ({ page }) => {
-  test.setTimeout(shots ? 240_000 : 120_000);
+  test.setTimeout(process.env.E2E_SHOTS ? 240_000 : 120_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page);
   const organ = `Fin ${stamp}`;

@@ -1,4 +1,4 @@
-// Issue 7: the dashboard's tabs with their activity feeds (own, organization, collaborators) and the
+// The dashboard's tabs with their activity feeds (own, organization, collaborators) and the
 // slide selection popup (/image-selection) talking to its opener.
 import { expect, test } from '@playwright/test';
 import type { ScanGroup } from '../../src/api/entities';
@@ -8,11 +8,21 @@ import { createStudyOnServer, studyOnServer } from './offline-helpers';
 test('dashboard tabs and activity feeds', async ({ page }) => {
   await signIn(page);
   const study = await createStudyOnServer(page, `Feed ${Date.now()}`);
+  const tagged = await page.request.patch(`/v2/studies/${study.id}`, {
+    data: { study: {}, add: { tags: ['feed'] } },
+  });
+  expect(tagged.status()).toBe(200);
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/dashboard\/recent-activity/);
+  // Sentences about things, in the product's words, with the time of day and a link to the study.
   const mine = page.getByTestId('activity-mine').getByTestId('activity-row').filter({ hasText: study.name });
-  await expect(mine.first()).toContainText('You created the study');
-  await expect(page.getByRole('link', { name: study.name }).first()).toBeVisible();
+  await expect(mine.nth(1)).toContainText(`You created study ${study.name}`);
+  await expect(mine.first()).toContainText(`You changed the tags of study ${study.name}`);
+  await expect(mine.first()).toContainText(/\d{1,2}:\d{2}/);
+  await expect(mine.first().getByRole('link', { name: study.name })).toHaveAttribute(
+    'href',
+    `/studies/${study.id}`,
+  );
   await page.screenshot({ path: '/tmp/h7-shots/dashboard-desktop.png' });
   await page.setViewportSize({ width: 820, height: 1180 });
   await page.screenshot({ path: '/tmp/h7-shots/dashboard-tablet.png' });

@@ -35,3 +35,26 @@ export async function activationToken(email: string): Promise<string> {
     .not.toBe('');
   return token;
 }
+
+/**
+ * With E2E_SHOTS=<folder>, saves the page at desktop width and at `tablet` size (for looking at
+ * them, never compared), then restores 1440×900. Without it, does nothing.
+ */
+export async function shootBothWidths(
+  page: Page,
+  name: string,
+  { tablet = { width: 820, height: 1180 }, fullPage = true } = {},
+): Promise<void> {
+  const shots = process.env.E2E_SHOTS;
+  if (!shots) return;
+  fs.mkdirSync(shots, { recursive: true });
+  for (const [label, size] of [
+    ['desktop', { width: 1440, height: 900 }],
+    ['tablet', tablet],
+  ] as const) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(300); // layout settles after a resize; only for the picture
+    await page.screenshot({ path: path.join(shots, `${name}-${label}.png`), fullPage });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}

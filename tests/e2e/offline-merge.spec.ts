@@ -1,4 +1,4 @@
-// Issue 4 scenarios on merging: edits made offline reach the server as the user left them; two
+// Merging: edits made offline reach the server as the user left them; two
 // clients adding different tags offline both keep theirs (tags travel as add operations).
 import { expect, test } from '@playwright/test';
 import { cardOf, createStudyOnServer, openStudies, studyOnServer, syncNow } from './offline-helpers';

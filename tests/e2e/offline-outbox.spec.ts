@@ -1,4 +1,4 @@
-// Issue 4 scenarios on the outbox, in Chromium against the real server: a study created offline
+// Outbox, in Chromium against the real server: a study created offline
 // survives a reload and reaches the server once; a lost answer does not create a second one; a refused
 // entry shows its error and does not block the next one; two tabs send each change exactly once.
 import { expect, test } from '@playwright/test';

@@ -1,4 +1,4 @@
-// Issue 4 scenario on the pull: 1,200 changes on the server, the page closed in the middle of pulling
+// Pull: 1,200 changes on the server, the page closed in the middle of pulling
 // them; reopened, the pull resumes from the stored cursor, with no gap and no duplicate.
 import { expect, test, type Response } from '@playwright/test';
 import { idbGet, idbKeys, openStudies } from './offline-helpers';

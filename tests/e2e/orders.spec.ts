@@ -1,4 +1,4 @@
-// The lab path of issue 8 ("Done when"): generate two slide labels in the label dialog, download their
+// The lab path: generate two slide labels in the label dialog, download their
 // ZPL, turn the ZPL's code into a slide file (a CZI generated here with that simpleId as the DataMatrix
 // on its label), place orders for both, upload the slide, and see the image linked to the right slide
 // and its order move to processing and fulfilled. Then offline: a label and its order made offline

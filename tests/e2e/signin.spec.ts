@@ -1,6 +1,7 @@
 // Sign-in end to end: the printed credentials reach /dashboard; the app then opens offline from the
 // service worker's cache and the local store; signed-out and signed-in redirects; a wrong password.
 import { expect, test } from '@playwright/test';
+import { errorText } from '../../src/api/errors';
 import { AuthText } from '../../src/api/messages';
 
 import { admin } from './helpers';
@@ -48,7 +49,7 @@ test('signed out, every path goes to /signin, and a wrong password says so', asy
   await page.getByLabel('E-mail').fill(admin().email);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill('definitely-wrong');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('alert')).toHaveText(AuthText.invalidCredentials);
+  await expect(page.getByRole('alert')).toHaveText(errorText('INVALID_CREDENTIALS'));
   await page.screenshot({ path: 'test-results/signin-error.png' });
 });
 

@@ -1,4 +1,4 @@
-// Issue 7: slide cards (heart, tags 2 then +N, menu rules, archive → Archiving → Archived without a
+// Slide cards (heart, tags 2 then +N, menu rules, archive → Archiving → Archived without a
 // viewer link, reactivate with its fee warning) and the filter bar with its state in the URL, online
 // and offline (filters run on the local store).
 import { expect, test, type Page } from '@playwright/test';

@@ -1,4 +1,4 @@
-// Issue 7 item 7: offline against the local store — renaming, tagging, sharing, replicating and a
+// Offline against the local store — renaming, tagging, sharing, replicating and a
 // heart queue in the outbox and show as Pending; back online they reach the server.
 import { expect, test, type Page } from '@playwright/test';
 import type { ScanGroup } from '../../src/api/entities';

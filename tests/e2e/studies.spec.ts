@@ -1,4 +1,4 @@
-// Issue 7: studies through the real UI — the 'Create New Study' tile and its rules, the study page
+// Studies through the real UI — the 'Create New Study' tile and its rules, the study page
 // (inline rename: blur cancels, Enter saves; tags with their limits; Contact with 'Email copied!';
 // Stain and QC donuts; delete → /dashboard/studies), the Share dialog (members and organizations,
 // with their confirmations), replicate to study, remove from study and the download dialog.
@@ -62,6 +62,10 @@ test('create a study, then rename, tag, contact and delete it on its page', asyn
   await addTag('urgent');
   await expect(tags.getByText('urgent')).toBeVisible();
   await addTag('urgent');
+  await expect(tags.getByText('This tag already exists')).toBeVisible();
+  // Tags compare in any case, as on the server: 'Urgent' is refused here, not rolled back later.
+  await tags.getByRole('textbox', { name: 'New tag' }).fill('Urgent');
+  await tags.getByRole('textbox', { name: 'New tag' }).press('Enter');
   await expect(tags.getByText('This tag already exists')).toBeVisible();
   await tags.getByRole('textbox', { name: 'New tag' }).fill('seventeen-chars-x');
   await tags.getByRole('textbox', { name: 'New tag' }).press('Enter');

@@ -1,9 +1,13 @@
 // Flows a lab user must be able to trust, each driven as that user would: a pathologist adds slides
-// with a scheduled archive date to a study; a technician archives a slide after confirming it; the
+// with a scheduled archive date to a study; a technician archives a slide after confirming it, and
+// sees what they may not do before trying, a refused change in words and their placed orders; the
 // administrator's invitation and organization list; and every main route loads and signs out with
 // nothing in the console.
-import { expect, request, test, type Page } from '@playwright/test';
+import { expect, request, test, type Locator, type Page } from '@playwright/test';
 import type { ScanGroup } from '../../src/api/entities';
+import { AdminText, AnnotationUiText, Denied } from '../../src/api/messages';
+import { OrdersText } from '../../src/app/orders/texts';
+import { SyncText } from '../../src/app/sync/texts';
 import { activationToken, signIn } from './helpers';
 import { createStudyOnServer, studyOnServer } from './offline-helpers';
 
@@ -175,6 +179,99 @@ test('a technician archives a slide after confirming it, and sees Archiving, the
   await context.close();
 });
 
+test('a technician sees what they may not do before trying, a refused change in words, and placed orders in Pending', async ({
+  page,
+  browser,
+}) => {
+  await signIn(page);
+  const stamp = Date.now();
+  // The team offers annotations; the technician starts with them, and loses them while offline.
+  const offered = [...TECHNICIAN, 'manageOrganizationAnnotations'];
+  const team = await addTeam(page, `Bench ${stamp}`, {
+    availablePolicies: offered,
+    enabledPolicies: offered,
+  });
+  const technician = await addPerson(page, 'technician', team, offered);
+  const pipeline = await page.request.post('/v2/pipelines', {
+    data: { pipeline: { name: `H&E ${stamp}`, assigneeOrgIds: [team] } },
+  });
+  expect(pipeline.status(), await pipeline.text()).toBe(200);
+  const fixture = Object.values(
+    JSON.parse(process.env.E2E_SLIDES!) as Record<string, { scanGroupId: string }>,
+  )[0];
+  const shared = await page.request.patch(`/v2/scan-groups/${fixture.scanGroupId}`, {
+    data: { add: { assigneeUserIds: [technician.id] } },
+  });
+  expect(shared.status(), await shared.text()).toBe(200);
+
+  const context = await browser.newContext();
+  const t = await context.newPage();
+  await signIn(t, technician);
+  const slide = await createSlide(t, { name: `Bench ${stamp}` });
+
+  // Disabled before use, each saying why: no admin area, and no study to order for.
+  await t.getByRole('banner').getByRole('button', { name: 'Settings' }).click();
+  const administrator = t.getByRole('menuitem', { name: 'Account Administrator' });
+  await expect(administrator).toBeDisabled();
+  await administrator.hover({ force: true });
+  await expect(t.getByRole('tooltip')).toContainText(AdminText.noAccess);
+  await t.keyboard.press('Escape');
+  await t.goto('/orders/new');
+  await expect(t.getByTestId('no-study')).toContainText(OrdersText.noStudy);
+  const place = t.getByRole('button', { name: OrdersText.placeOrders });
+  await expect(place).toBeDisabled();
+  await place.hover({ force: true });
+  await expect(t.getByRole('tooltip')).toContainText(OrdersText.noStudy);
+
+  // Once a study is shared with them, the orders are placed and shown in Pending, active.
+  const study = await page.request.post('/v2/studies', {
+    data: { study: { name: `Bench ${stamp}`, assigneeUserIds: [technician.id] } },
+  });
+  expect(study.status(), await study.text()).toBe(200);
+  await t.reload();
+  await chooseOption(t, t.getByRole('combobox', { name: 'Slides' }), slide.simpleId, false);
+  await t.keyboard.press('Escape');
+  await chooseOption(t, t.getByRole('combobox', { name: 'Staining pipeline' }), `H&E ${stamp}`);
+  await chooseOption(t, t.getByRole('combobox', { name: 'Study' }), `Bench ${stamp}`);
+  await place.click();
+  await expect(t).toHaveURL(/\/orders\/pending/);
+  const order = t.getByRole('row', { name: `Order ${slide.simpleId}` });
+  await expect(order.getByTestId('order-status')).toHaveText('Active');
+
+  // A note added offline, refused once sent (the permission went meanwhile): said in words, in place.
+  await t.goto(`/sgviewer/${fixture.scanGroupId}`);
+  await t.getByRole('button', { name: 'Annotations' }).click();
+  await t.getByLabel('Annotation text').fill(`Margin ${stamp}`);
+  await context.setOffline(true);
+  await t.getByRole('button', { name: 'Add annotation' }).click();
+  const note = t.getByTestId('annotation').filter({ hasText: `Margin ${stamp}` });
+  await expect(note).toContainText('Pending');
+  const revoked = await page.request.patch(`/v2/users/${technician.id}`, {
+    data: { user: { enabledPolicies: TECHNICIAN } },
+  });
+  expect(revoked.status(), await revoked.text()).toBe(200);
+  await context.setOffline(false);
+  await expect(note).toContainText(`Not saved: ${Denied.noCreatePermission}`);
+  await t.keyboard.press('Escape');
+  await t.getByRole('button', { name: 'Sync status' }).click();
+  await expect(t.getByTestId('sync-pending')).toHaveText(SyncText.notSaved(1));
+  await expect(t.getByTestId('sync-failed')).toContainText(Denied.noCreatePermission);
+  await expect(t.getByTestId('sync-failed')).not.toContainText('/annotations');
+
+  // Signed in afresh, the tool is disabled before use, with the spec's text.
+  await t.reload();
+  const draw = t.getByRole('button', { name: AnnotationUiText.drawRegion });
+  await expect(draw).toBeDisabled();
+  await draw.hover({ force: true });
+  await expect(t.getByRole('tooltip')).toContainText(Denied.noCreatePermission);
+  await context.close();
+});
+
+async function chooseOption(page: Page, combobox: Locator, name: string, exact = true) {
+  await combobox.click();
+  await page.getByRole('option', { name, exact }).click();
+}
+
 test('administrator defaults: an invitation ticks no policy; the organization list counts what it opens to', async ({
   page,
 }) => {
@@ -267,6 +364,8 @@ const MAIN_ROUTES = [
 ];
 
 test('a clean console: every main route on a full load, and signing out', async ({ page }) => {
+  // A dozen full loads of the app, each up to 20 s on a loaded machine, then a sign-out.
+  test.setTimeout(240_000);
   const errors: string[] = [];
   page.on('console', (msg) => {
     if (msg.type() === 'error') errors.push(`${page.url()}: ${msg.text().split('\n')[0]}`);

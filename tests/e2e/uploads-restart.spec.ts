@@ -1,4 +1,4 @@
-// Closing the browser at ~40% and opening it again (issue 5 "Done when"): the same persistent profile
+// Closing the browser at ~40% and opening it again: the same persistent profile
 // resumes the upload by itself — the file comes from the origin's storage, not a new pick — into the
 // same tus resource, and the stored file is byte-identical. Where the browser keeps no copy, the row
 // asks for the same file again and a different file is refused by its fingerprint.

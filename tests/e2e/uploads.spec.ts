@@ -1,11 +1,11 @@
-// Uploads end to end (issue 5 "Done when"): each fixture format through the uploader to a stored,
+// Uploads end to end: each fixture format through the uploader to a stored,
 // byte-identical file and its processing outcome; offline at ~30% and back (one chunk resent at
 // most); cancel frees the server's bytes; a refused file says 'Incompatible File Format'.
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { UploadText } from '../../src/api/messages';
-import { CHUNK_MAX_BYTES } from '../../src/api/uploads';
+import { CHUNK_MAX_BYTES, UploadOwnText } from '../../src/api/uploads';
 import { signIn } from './helpers';
 import {
   FIXTURES,
@@ -50,6 +50,12 @@ test('uploads each fixture format; the stored files are byte-identical and get p
     await expect(row.getByTestId('upload-detail')).toHaveText(UploadText.noLabel);
   }
   await expect(page.getByText('Upload Success').first()).toBeVisible();
+  // The label repair says which file it is for and what its barcode read (a label naming no slide).
+  await mrxs.getByRole('button', { name: 'Enter Slide Label ID' }).click();
+  const fix = page.getByRole('dialog', { name: 'Enter Slide Label ID' });
+  await expect(fix.getByTestId('repair-target')).toContainText('slide.mrxs');
+  await expect(fix.getByTestId('repair-barcode')).toContainText(`${UploadOwnText.barcodeRead}: `);
+  await fix.getByRole('button', { name: 'Cancel' }).click();
 
   for (const [row, files] of [
     [qptiff, ['qptiff/brightfield.qptiff']],

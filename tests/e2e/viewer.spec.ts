@@ -144,10 +144,15 @@ test('a region drawn on the slide is saved as an annotation, follows the zoom an
   await dialog.getByLabel('Note').fill('Invasive front');
   await dialog.getByRole('button', { name: 'Save region' }).click();
 
+  // Regions are drawn on a canvas; a click on one selects it and outlines it, named, in SVG.
   const region = page
     .getByTestId('annotation-region')
     .filter({ has: page.locator('title', { hasText: name }) });
-  await expect(region).toHaveCount(1);
+  const selected = async () => {
+    await page.mouse.click(cx, cy);
+    return region.count();
+  };
+  await expect.poll(selected, { timeout: 20_000 }).toBe(1);
   // Stored on the server as a closed polygon in image pixels, with its note.
   await expect
     .poll(() => annotationContent(page, s.imageId, name), { timeout: 20_000 })
@@ -158,7 +163,11 @@ test('a region drawn on the slide is saved as an annotation, follows the zoom an
     });
 
   // Saved: drawn solid (no longer the dashed queued outline, which the stored one replaces).
-  await expect(region).not.toHaveAttribute('stroke-dasharray', /./, { timeout: 20_000 });
+  await expect
+    .poll(async () => (await selected()) === 1 && (await region.getAttribute('stroke-dasharray')), {
+      timeout: 20_000,
+    })
+    .toBeNull();
   // Zooming to 1:1 scales the outline with the slide.
   const width = async () => (await region.boundingBox())?.width ?? 0;
   await expect.poll(width, { timeout: 20_000 }).toBeGreaterThan(0);
@@ -168,7 +177,7 @@ test('a region drawn on the slide is saved as an annotation, follows the zoom an
 
   // A new visit draws it again; the eye hides and shows the regions.
   await page.reload();
-  await expect(region).toHaveCount(1, { timeout: 30_000 });
+  await expect.poll(selected, { timeout: 30_000 }).toBe(1);
   await page.getByRole('button', { name: 'Hide regions' }).click();
   await expect(region).toHaveCount(0);
   await page.getByRole('button', { name: 'Show regions' }).click();

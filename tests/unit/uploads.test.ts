@@ -92,6 +92,7 @@ describe('server group → row status', () => {
     parts: [],
     error: null,
     image: null,
+    images: [],
     createdAt: '2024-01-01T00:00:00.000Z',
     updatedAt: '2024-01-01T00:00:00.000Z',
     ...over,

@@ -1,5 +1,5 @@
 // /activity: the organization's activity feed (its own and its teams'), with filters.
-import { PageFrame } from '../pages/data-view';
+import { PageFrame } from '../shell/data-view';
 import { useMe } from '../session/session-context';
 import { useOrganizations, treeOf } from '../admin/admin-data';
 import { ActivityFeed } from './ActivityFeed';
@@ -10,7 +10,7 @@ export function ActivityPage() {
   const tree = orgs ? treeOf(orgs, me.organization.id).map((o) => o.id) : [me.organization.id];
   return (
     <PageFrame title="Activity" subtitle={`What happened in ${me.organization.name} and its teams`}>
-      <ActivityFeed organizationIds={tree} />
+      <ActivityFeed scope="organization" organizationIds={tree} filters />
     </PageFrame>
   );
 }

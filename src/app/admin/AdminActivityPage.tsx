@@ -7,5 +7,12 @@ export function AdminActivityPage() {
   const { selected } = useSelection();
   const orgs = useOrganizations();
   if (!selected || !orgs) return null;
-  return <ActivityFeed key={selected.id} organizationIds={treeOf(orgs, selected.id).map((o) => o.id)} />;
+  return (
+    <ActivityFeed
+      key={selected.id}
+      scope="organization"
+      organizationIds={treeOf(orgs, selected.id).map((o) => o.id)}
+      filters
+    />
+  );
 }

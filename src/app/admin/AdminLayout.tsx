@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { Alert, Group, ScrollArea, Stack, Tabs, Title } from '@mantine/core';
 import { Outlet, useLocation, useNavigate } from '@tanstack/react-router';
 import { canViewAdminArea, type AdminAreaName, type AppAbility } from '../../access';
+import { AnnotationClassText } from '../../api/annotation-classes';
 import { AdminText } from '../../api/messages';
 import { useAbility } from '../session/ability';
 import { useSessionFollowsMirror } from './admin-data';
@@ -27,6 +28,13 @@ export const ADMIN_TABS: Tab[] = [
   { key: 'user', label: 'Users', allowed: area('users'), scoped: true },
   { key: 'pictor-admin', label: 'Organizations', allowed: area('pictor-admin'), scoped: false },
   { key: 'activity', label: 'Activity', allowed: area('activity'), scoped: true },
+  {
+    key: 'annotation-classes',
+    label: AnnotationClassText.tab,
+    // Those who may add annotations somewhere manage that organization's classes.
+    allowed: (ability) => ability.can('create', 'Annotation'),
+    scoped: true,
+  },
   { key: 'organs', label: 'Organs', allowed: catalogue, scoped: false },
   { key: 'pipelines', label: 'Pipelines', allowed: catalogue, scoped: false },
   { key: 'predictors', label: 'Predictors', allowed: catalogue, scoped: false },

@@ -1,11 +1,11 @@
 // The list scaffolding of the administrator pages (teams, users, organizations, catalogue): a caption
 // with the page's create action, 'Results Not Found' in a card when the list is empty, otherwise a
 // striped table in a card that scrolls sideways on narrow screens; and the cells those lists repeat.
-// Every control follows the abilities: disabled, with the denial's tooltip (Denied.tsx).
+// Every control follows the abilities: disabled, with the denial's tooltip (lib/DeniedTooltip.tsx).
 import type { KeyboardEvent, ReactNode } from 'react';
 import { Button, Card, Group, ScrollArea, Table, Text } from '@mantine/core';
 import { Misc } from '../../api/messages';
-import { DeniedTooltip } from './Denied';
+import { DeniedTooltip } from '../lib/DeniedTooltip';
 import { RowBadge } from './RowState';
 
 export interface AdminColumn<T> {

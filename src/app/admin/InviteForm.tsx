@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
+import { errorText } from '../../api/errors';
 import { AdminText, extractMessage } from '../../api/messages';
 import type { User } from '../../api/users';
 import { api } from '../lib/api';
@@ -102,7 +103,7 @@ export function InviteForm({
         value={email}
         maxLength={254}
         onChange={(e) => setEmail(e.currentTarget.value)}
-        error={available === false ? AdminText.emailTaken : undefined}
+        error={available === false ? errorText('EMAIL_TAKEN') : undefined}
       />
       <TextInput label="Name" value={name} maxLength={100} onChange={(e) => setName(e.currentTarget.value)} />
       <OrganizationSelect

@@ -1,9 +1,8 @@
 // A user's Name field (account settings, the user modal): 100 characters at most, disabled with the
 // denial's tooltip when the user may not change it (§6.2 field rules).
 import { TextInput } from '@mantine/core';
-import { DeniedTooltip } from './Denied';
-
-const USER_NAME_MAX = 100;
+import { USER_NAME_MAX } from '../../api/constants';
+import { DeniedTooltip } from '../lib/DeniedTooltip';
 
 export function NameField({
   value,

@@ -6,10 +6,11 @@ import { useState } from 'react';
 import { Alert, Button, Card, Grid, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useNavigate } from '@tanstack/react-router';
+import { errorText } from '../../api/errors';
 import { AdminText, extractMessage } from '../../api/messages';
 import type { Organization, User } from '../../api/users';
 import { api } from '../lib/api';
-import { PageFrame } from '../pages/data-view';
+import { PageFrame } from '../shell/data-view';
 import { useAbility } from '../session/ability';
 import { useMe } from '../session/session-context';
 import { useRefreshAdmin } from './admin-data';
@@ -51,7 +52,7 @@ export function NewOrganizationPage() {
         'GET',
         `/users/check-email?email=${encodeURIComponent(email)}`,
       );
-      if (!check.isEmailAvailable) throw new Error(AdminText.emailTaken);
+      if (!check.isEmailAvailable) throw new Error(errorText('EMAIL_TAKEN'));
       const policies = inOrder(available);
       const { result: org } = await api<{ result: Organization }>('POST', '/organizations', {
         body: {

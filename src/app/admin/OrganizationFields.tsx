@@ -5,7 +5,7 @@
 import { Grid, NumberInput, Select, Text, TextInput } from '@mantine/core';
 import { Misc } from '../../api/messages';
 import type { Organization } from '../../api/users';
-import { DeniedTooltip } from './Denied';
+import { DeniedTooltip } from '../lib/DeniedTooltip';
 import { USER_DROPDOWN_MAX_HEIGHT } from './constants';
 
 export interface OrganizationValues {

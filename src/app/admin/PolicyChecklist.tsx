@@ -2,7 +2,7 @@
 // has available, §6); the others stay visible, greyed, with the reason in a tooltip.
 import { Checkbox, Group, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { AdminText } from '../../api/messages';
-import { TOOLTIP_DELAY_MS } from './constants';
+import { TOOLTIP_DELAY_MS } from '../lib/DeniedTooltip';
 import { POLICY_GROUPS, inOrder, policyLabel } from './policies';
 
 export interface PolicyChecklistProps {

@@ -1,5 +1,4 @@
 // UI sizes of spec §9 that the admin screens use.
-export const TOOLTIP_DELAY_MS = 300;
 /** "organization modal 560". */
 export const ORGANIZATION_MODAL_WIDTH = 560;
 /** Picker dropdowns: 300 px, the user dropdown 240 px. */

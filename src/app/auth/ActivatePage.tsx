@@ -3,7 +3,7 @@
 import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
 import { Link, getRouteApi, useNavigate } from '@tanstack/react-router';
 import type { AuthResult, Me } from '../../api/auth';
-import { AuthText } from '../../api/messages';
+import { errorText } from '../../api/errors';
 import { api } from '../lib/api';
 import { useSession } from '../session/session-context';
 import { NewPasswordForm } from './NewPasswordForm';
@@ -21,7 +21,7 @@ export function ActivatePage() {
       <Title order={3}>Activate your account</Title>
       {!token ? (
         <Alert color="red" variant="light">
-          {AuthText.activationTokenInvalid}
+          {errorText('INVALID_ACTIVATION_TOKEN')}
         </Alert>
       ) : (
         <>

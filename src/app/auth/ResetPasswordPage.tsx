@@ -1,7 +1,7 @@
 // /rp?token=…: sets a new password with the e-mailed token.
 import { Alert, Anchor, Stack, Title } from '@mantine/core';
 import { Link, getRouteApi } from '@tanstack/react-router';
-import { AuthText } from '../../api/messages';
+import { errorText } from '../../api/errors';
 import { api } from '../lib/api';
 import { NewPasswordForm } from './NewPasswordForm';
 import { useSubmit } from './useSubmit';
@@ -16,7 +16,7 @@ export function ResetPasswordPage() {
       <Title order={3}>Choose a new password</Title>
       {!token ? (
         <Alert color="red" variant="light">
-          {AuthText.resetTokenInvalid}
+          {errorText('INVALID_RESET_TOKEN')}
         </Alert>
       ) : done ? (
         <Alert color="green" variant="light">

@@ -15,11 +15,10 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Link, getRouteApi, useNavigate } from '@tanstack/react-router';
 import { safeContinue } from '../lib/continue';
-import type { AuthOptions } from '../../api/auth';
 import { extractMessage, Session } from '../../api/messages';
-import { api } from '../lib/api';
 import { useSession } from '../session/session-context';
 import { GoogleSignIn } from './GoogleSignIn';
+import { authOptionsQuery } from './queries';
 
 const route = getRouteApi('/_public/signin');
 
@@ -36,11 +35,7 @@ export function SignInPage() {
     session.state.status === 'signedOut' ? session.state.loginError : undefined,
   );
   const [busy, setBusy] = useState(false);
-  const options = useQuery({
-    queryKey: ['auth', 'options'],
-    queryFn: () => api<AuthOptions>('GET', '/auth/options'),
-    staleTime: Infinity,
-  });
+  const options = useQuery(authOptionsQuery);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();

@@ -1,5 +1,7 @@
 // /dashboard: the tabs of spec §2.2 above the chosen view; /dashboard itself marks Recent Activity.
-import { TabsLayout } from '../pages/TabsLayout';
+// Beside the title, the first-run checklist while a new lab is being set up.
+import { TabsLayout } from '../shell/TabsLayout';
+import { SetupChecklist } from '../setup/SetupChecklist';
 
 const TABS = [
   ['recent-activity', 'Recent Activity'],
@@ -11,5 +13,13 @@ const TABS = [
 ] as const;
 
 export function DashboardLayout() {
-  return <TabsLayout title="Dashboard" base="/dashboard" tabs={TABS} fallback="recent-activity" />;
+  return (
+    <TabsLayout
+      title="Dashboard"
+      base="/dashboard"
+      tabs={TABS}
+      fallback="recent-activity"
+      aside={<SetupChecklist />}
+    />
+  );
 }

@@ -11,7 +11,7 @@ import { useMe } from '../session/session-context';
 import { StudyCard } from '../studies/StudyCard';
 import { readStudyPage } from '../studies/studies-local';
 import { useLocalQuery } from '../sync/hooks';
-import { ActivityFeed } from './ActivityFeed';
+import { ActivityFeed } from '../activity/ActivityFeed';
 
 /** How many studies the dashboard shows before 'Go to all studies'. */
 const RECENT_STUDIES = 4;
@@ -50,25 +50,7 @@ export function RecentActivityPage() {
         ))}
       </SimpleGrid>
       <Title order={3}>Recent Activity</Title>
-      <ActivityFeed kind="mine" />
-    </Stack>
-  );
-}
-
-export function OrganizationActivityPage() {
-  return (
-    <Stack gap="md">
-      <Title order={3}>Organization Activity</Title>
-      <ActivityFeed kind="organization" />
-    </Stack>
-  );
-}
-
-export function CollaboratorActivityPage() {
-  return (
-    <Stack gap="md">
-      <Title order={3}>Collaborator Activity</Title>
-      <ActivityFeed kind="collaborator" />
+      <ActivityFeed scope="mine" />
     </Stack>
   );
 }

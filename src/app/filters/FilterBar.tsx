@@ -1,7 +1,7 @@
 // The filter bar of §2.7: the text-search area behind a 'Filters'/'Hide' button, the search box, a
 // 'Show Filters'/'Hide Filters' toggle for the pickers, the single-choice date picker, sort (Most
 // Recent, Oldest) and, for slides, the archival status filter. Every change goes to the URL.
-// A list's first render (the dashboard's tab: first row < 100 ms, issue 4) gets the bar without what it
+// A list's first render (the dashboard's tab: first row < 100 ms) gets the bar without what it
 // does not show: the pickers' options are read only while the pickers row is shown (PickerRow), and the
 // sort's closed dropdown is not mounted until the bar has been painted (Mantine's Combobox keeps it
 // mounted, hidden, and floating-ui measures the page for it on mount).

@@ -1,10 +1,12 @@
 // The animal-then-organ picker of a slide label (§2.10, §5): Animal first, then Organ, which stays
 // disabled with 'Select an animal first' (as placeholder and tooltip) until an animal is chosen;
-// choosing another animal clears the organ. The caller supplies the organs (local mirror or API).
+// choosing another animal clears the organ. The caller supplies the organs (local mirror or API); an
+// empty catalogue says under the pickers where organs are added.
 import { useMemo } from 'react';
 import { Select, Tooltip } from '@mantine/core';
 import type { Organ } from '../../api/entities';
 import { Misc } from '../../api/messages';
+import { EmptyPickerHint } from './EmptyPickerHint';
 
 export interface AnimalOrgan {
   animal: string | null;
@@ -22,7 +24,8 @@ export function AnimalOrganPicker({
   zIndex,
   tooltipOpenDelay,
 }: {
-  organs: readonly Organ[];
+  /** Undefined while the list is still loading. */
+  organs: readonly Organ[] | undefined;
   value: AnimalOrgan;
   onChange(next: AnimalOrgan): void;
   /** Typing filters the options. */
@@ -35,8 +38,10 @@ export function AnimalOrganPicker({
   tooltipOpenDelay?: number;
 }) {
   const { animal, organId } = value;
-  const animals = useMemo(() => [...new Set(organs.map((o) => o.animal))].sort(), [organs]);
-  const organOptions = organs.filter((o) => o.animal === animal).map((o) => ({ value: o.id, label: o.name }));
+  const animals = useMemo(() => [...new Set((organs ?? []).map((o) => o.animal))].sort(), [organs]);
+  const organOptions = (organs ?? [])
+    .filter((o) => o.animal === animal)
+    .map((o) => ({ value: o.id, label: o.name }));
   const comboboxProps = zIndex === undefined ? undefined : { zIndex };
   return (
     <>
@@ -73,6 +78,7 @@ export function AnimalOrganPicker({
           />
         </div>
       </Tooltip>
+      <EmptyPickerHint kind="organs" empty={organs?.length === 0} />
     </>
   );
 }

@@ -4,11 +4,13 @@
 // edited, so only one is open at a time.
 import { useState, type ReactNode } from 'react';
 import { Button, Group, Text, Textarea } from '@mantine/core';
+import { DeniedTooltip } from '../lib/DeniedTooltip';
 
 export function EditableOwnText({
   header,
   text,
   editable,
+  denied,
   editing,
   onEditingChange,
   label,
@@ -20,6 +22,8 @@ export function EditableOwnText({
   text: string;
   /** The viewer wrote it. */
   editable: boolean;
+  /** Why the author may not change it (their permission): Edit shows disabled with this reason. */
+  denied?: string;
   editing: boolean;
   onEditingChange(editing: boolean): void;
   /** The edit box's accessible name. */
@@ -34,16 +38,19 @@ export function EditableOwnText({
       <Group justify="space-between" gap="xs">
         {header}
         {editable && !editing && (
-          <Button
-            variant="subtle"
-            size="compact-sm"
-            onClick={() => {
-              setDraft(text);
-              onEditingChange(true);
-            }}
-          >
-            Edit
-          </Button>
+          <DeniedTooltip reason={denied}>
+            <Button
+              variant="subtle"
+              size="compact-sm"
+              disabled={!!denied}
+              onClick={() => {
+                setDraft(text);
+                onEditingChange(true);
+              }}
+            >
+              Edit
+            </Button>
+          </DeniedTooltip>
         )}
       </Group>
       {editing ? (

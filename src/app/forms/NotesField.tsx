@@ -1,9 +1,7 @@
-// The free-text Notes field of slide labels and scan orders. Its limit matches the API's (2000
-// characters in src/api/scan-groups.ts and src/api/orders.ts), so the field stops typing before the
-// server would refuse.
+// The free-text Notes field of slide labels and scan orders. Its limit is the API's (NOTES_MAX), so
+// the field stops typing before the server would refuse.
 import { Textarea } from '@mantine/core';
-
-const NOTES_MAX = 2000;
+import { NOTES_MAX } from '../../api/constants';
 
 export function NotesField({
   value,

@@ -1,23 +1,36 @@
 // The app's HTTP client for /v2: cookies carry the tokens (httpOnly), errors become ApiError with
-// the server's message (§8), and one expired-token answer triggers a single shared refresh and retry.
+// the server's message (§8) and its entry of the error catalogue, and one expired-token answer
+// triggers a single shared refresh and retry.
 // Every answer's `Date` header feeds the server clock the session plans its refreshes by (API answers
 // are never cached: not by the service worker, and the server sends no validators).
+import { catalogueText, recogniseError, type ErrorCode } from '../../api/errors';
 import { extractMessage } from '../../api/messages';
+import { NetworkError } from '../../local/transport';
 import { noteServerDate } from '../session/server-clock';
 
+/**
+ * An error answer of the API. `known` is the catalogue's entry it is (src/api/errors.ts), so the app
+ * tells errors apart by name (`error.is('EMAIL_TAKEN')`) rather than by status or wording, and shows
+ * the catalogue's text for an entry of fixed text.
+ */
 export class ApiError extends Error {
+  readonly known: ErrorCode | undefined;
+
   constructor(
     readonly status: number,
     message: string,
     readonly code?: string,
     readonly body?: unknown,
   ) {
-    super(message);
+    super(catalogueText(status, code, message));
+    this.known = recogniseError(status, code, message);
+  }
+
+  /** Whether this answer is the catalogue's error `name`. */
+  is(name: ErrorCode): boolean {
+    return this.known === name;
   }
 }
-
-/** Thrown when the request never reached the server (offline, DNS, reset). */
-export class NetworkError extends Error {}
 
 /**
  * Refreshes the tokens (the session's single path, shared with its timer and the other tabs) and says

@@ -1,6 +1,6 @@
 // `usePaintedOnce`: false until a render with `ready` set has been painted, then a low-priority update
 // turns it true. What a page's first render can leave out (tooltips, menus, closed dialogs, polls)
-// comes with that second render, so the first row on screen does not wait for it (issue 4: first row
+// comes with that second render, so the first row on screen does not wait for it (first row
 // < 100 ms from the dashboard's tab; the slides and studies lists).
 import { startTransition, useEffect, useState } from 'react';
 

@@ -1,9 +1,11 @@
-// React Query persistence (issue 4 item 3): the query cache is saved to IndexedDB through src/local
-// (the `meta` table; the cache is disposable, so a full disk drops it first) and restored at sign-in.
+// React Query persistence: the query cache is saved to IndexedDB through src/local (the `meta` table;
+// the cache is disposable, so a full disk drops it first) and restored when the user is known (the
+// session resumed from the device, or a sign-in), before the signed-in pages first render.
 // The buster is the user's id: one user never sees another's cached answers. What comes back from
 // IndexedDB is checked before React Query gets it (STYLE §6).
 import {
-  persistQueryClient,
+  persistQueryClientRestore,
+  persistQueryClientSubscribe,
   type PersistedClient,
   type Persister,
 } from '@tanstack/query-persist-client-core';
@@ -53,16 +55,38 @@ export function dexiePersister(): Persister {
   };
 }
 
+/** Reads the saved cache (any user's): started beside the session's read, so both take one wait. */
+export function readSavedCache(): Promise<PersistedClient | undefined> {
+  return Promise.resolve(dexiePersister().restoreClient()).catch(() => undefined);
+}
+
 /**
- * Restores the user's saved cache and keeps saving it; returns the stop function and a promise
- * settled once the restore is done. Queries can opt out with `meta: { persist: false }`.
+ * Puts the user's saved answers into the query cache (nothing when they are another user's or older
+ * than PERSIST_MAX_AGE_MS). Done before the first signed-in render, so a page's first paint shows what
+ * it showed last, from this device, whatever the network does. `saved`: the cache already being read.
  */
-export function startPersistence(queryClient: QueryClient, userId: string): [() => void, Promise<void>] {
-  return persistQueryClient({
+export function restoreCache(
+  queryClient: QueryClient,
+  userId: string,
+  saved: Promise<PersistedClient | undefined> = readSavedCache(),
+): Promise<void> {
+  return persistQueryClientRestore({
+    queryClient,
+    persister: { ...dexiePersister(), restoreClient: () => saved },
+    buster: userId,
+    maxAge: PERSIST_MAX_AGE_MS,
+  });
+}
+
+/**
+ * Keeps saving the cache for `userId` (at most once a second); returns the stop function. Queries opt
+ * out with `meta: { persist: false }`.
+ */
+export function keepPersisting(queryClient: QueryClient, userId: string): () => void {
+  return persistQueryClientSubscribe({
     queryClient,
     persister: dexiePersister(),
     buster: userId,
-    maxAge: PERSIST_MAX_AGE_MS,
     dehydrateOptions: {
       shouldDehydrateQuery: (q) => q.state.status === 'success' && q.meta?.persist !== false,
     },

@@ -8,7 +8,7 @@ import { notifications } from '@mantine/notifications';
 import type { Organ } from '../../api/entities';
 import { localDb } from '../../local/db';
 import { whenSettled } from '../../local/outbox';
-import { readRows } from '../../local/read';
+import { pulledOnce, readRows } from '../../local/read';
 import { AnimalOrganPicker, NO_ANIMAL_ORGAN } from '../forms/AnimalOrganPicker';
 import { FormError } from '../forms/FormError';
 import { NotesField } from '../forms/NotesField';
@@ -34,9 +34,11 @@ export function LabelDialog({
 }) {
   const me = useMe();
   const mutations = useMutations();
-  const organs = useLocalQuery('organs', ['label-dialog'], (db) =>
-    readRows<Organ>(db, 'organs', { orderBy: 'name' }),
-  );
+  const organs = useLocalQuery('organs', ['label-dialog'], async (db) => {
+    const rows = await readRows<Organ>(db, 'organs', { orderBy: 'name' });
+    // Not known yet (undefined) until the first pull: the picker then does not call it empty.
+    return rows.length > 0 || (await pulledOnce(db, 'organs')) ? rows : undefined;
+  });
   const [choice, setChoice] = useState(NO_ANIMAL_ORGAN);
   const [notes, setNotes] = useState('');
   const [count, setCount] = useState<number | string>(1);
@@ -97,7 +99,7 @@ export function LabelDialog({
       >
         <Stack>
           <AnimalOrganPicker
-            organs={organs.data ?? []}
+            organs={organs.data}
             value={choice}
             onChange={setChoice}
             searchable

@@ -7,7 +7,8 @@ import type { ScanOrderStatus } from '../../api/enums';
 import { formatDate } from '../lib/format';
 import { useAbility } from '../session/ability';
 import { useMutations } from '../sync/hooks';
-import { shownId, type OrderRow } from './orders-local';
+import { failureReason } from './failure-reason';
+import { shownId, shownStatus, type OrderRow } from './orders-local';
 import { EmptyRows, SyncBadges } from './SyncBadges';
 import { FULL_BADGE, ORDER_STATUS_COLOR, ORDER_STATUS_LABEL, OrdersText } from './texts';
 
@@ -38,8 +39,8 @@ export function OrderTable({ rows, empty }: { rows: OrderRow[]; empty: string })
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {rows.map(({ order, slide, pipeline, studies, list }) => {
-            const status = order.status as ScanOrderStatus;
+          {rows.map(({ order, slide, pipeline, studies, list, images }) => {
+            const status = shownStatus(order, list);
             const mayActivate =
               status !== 'active' &&
               status !== 'processing' &&
@@ -63,6 +64,11 @@ export function OrderTable({ rows, empty }: { rows: OrderRow[]; empty: string })
                     <OrderStatusBadge status={status} />
                     <SyncBadges row={order} variant="outline" />
                   </Group>
+                  {status === 'failed' && (
+                    <Text size="xs" c="red.8" maw={260} mt={2} data-testid="order-failure">
+                      {failureReason(images)}
+                    </Text>
+                  )}
                 </Table.Td>
                 <Table.Td>{formatDate(order.createdAt)}</Table.Td>
                 <Table.Td>{list?.expiration ? formatDate(list.expiration) : '—'}</Table.Td>

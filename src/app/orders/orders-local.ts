@@ -1,7 +1,7 @@
 // Slide labels and scan orders from the local store (so the order pages work offline): the user's
 // labels with their organ, images and orders; orders with their slide, pipeline, studies and list; and
 // the local copies new labels and orders show until the server's arrive. A label made here and not yet
-// on the server has no simpleId: it shows a provisional id and cannot be printed (issue 8 item 6).
+// on the server has no simpleId: it shows a provisional id and cannot be printed.
 import type { Me } from '../../api/auth';
 import type { Image, Organ, Pipeline, ScanGroup, ScanOrder, ScanOrderList, Study } from '../../api/entities';
 import type { ScanOrderStatus } from '../../api/enums';
@@ -82,6 +82,21 @@ export interface OrderRow {
   pipeline?: Pipeline;
   studies: Study[];
   list?: Local<ScanOrderList>;
+  /** The slide's images, read for failed orders only (they hold the reason). */
+  images: Local<Image>[];
+}
+
+/**
+ * The status an order shows. The server places an order (inactive → active) when an active order list
+ * gathers it (src/server/orders/follow.ts), a side effect the local store only learns at the next
+ * pull: an inactive order already in an active list shows as active meanwhile, by the same rule.
+ */
+export function shownStatus(
+  order: Pick<ScanOrder, 'status'>,
+  list: Pick<ScanOrderList, 'status'> | undefined,
+): ScanOrderStatus {
+  const status = order.status as ScanOrderStatus;
+  return status === 'inactive' && list?.status === 'active' ? 'active' : status;
 }
 
 /** Orders in these statuses, newest first, with what they refer to. */
@@ -114,7 +129,10 @@ async function rowsById<T extends { id: string }>(
 
 async function withRefs(db: LocalDb, orders: Local<ScanOrder>[]): Promise<OrderRow[]> {
   const ids = new Set(orders.map((o) => o.id));
-  const [slides, pipelines, studies, lists] = await Promise.all([
+  const failedSlides = new Set(
+    orders.filter((o) => o.status === 'failed' && o.scanGroupId).map((o) => o.scanGroupId as string),
+  );
+  const [slides, pipelines, studies, lists, images] = await Promise.all([
     rowsById<ScanGroup>(
       db,
       'scan-groups',
@@ -133,6 +151,11 @@ async function withRefs(db: LocalDb, orders: Local<ScanOrder>[]): Promise<OrderR
     readRows<ScanOrderList>(db, 'scan-order-lists', {
       where: (r) => Array.isArray(r.scanOrderIds) && r.scanOrderIds.some((id) => ids.has(String(id))),
     }),
+    failedSlides.size
+      ? readRows<Image>(db, 'images', {
+          where: (r) => typeof r.scanGroupId === 'string' && failedSlides.has(r.scanGroupId),
+        })
+      : Promise.resolve([]),
   ]);
   return orders.map((order) => ({
     order,
@@ -140,6 +163,7 @@ async function withRefs(db: LocalDb, orders: Local<ScanOrder>[]): Promise<OrderR
     pipeline: order.pipelineId ? pipelines.get(order.pipelineId) : undefined,
     studies: order.studyIds.map((s) => studies.get(s)).filter((s): s is Local<Study> => !!s),
     list: lists.find((l) => l.scanOrderIds.includes(order.id)),
+    images: order.status === 'failed' ? images.filter((i) => i.scanGroupId === order.scanGroupId) : [],
   }));
 }
 

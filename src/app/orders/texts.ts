@@ -2,6 +2,10 @@
 // src/api/messages.ts). One place, so pages and tests use the same strings.
 import type { ScanOrderStatus } from '../../api/enums';
 
+/** 'A', 'A or B', 'A, B or C'. */
+const listOr = (names: readonly string[]) =>
+  names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+
 export const OrdersText = {
   newLabels: 'New Labels',
   labelCount: 'Number of labels',
@@ -26,6 +30,17 @@ export const OrdersText = {
   print: 'Print',
   history: 'History',
   noPipelines: 'No staining pipeline is available to your organization.',
+  noStudy: 'No study is available to you, and every order is placed for a study.',
+  askForStudy: (names: readonly string[]) =>
+    names.length > 0
+      ? `${listOr(names)} can share a study with you.`
+      : 'Someone who manages studies in your organization can share a study with you.',
+  chooseAll: 'Choose the slides, a staining pipeline and a study first.',
+  badExpiry: 'Choose an expiry date in the allowed range.',
+  scanFailed: (name: string, why?: string) =>
+    `The scan ${name} could not be processed${why ? `: ${why}` : '.'}`,
+  scanRejected: (name: string, why?: string) => `The scan ${name} was rejected${why ? `: ${why}` : '.'}`,
+  failedUnknown: "The slide's scan could not be processed.",
 } as const;
 
 /** How an order status reads on the pages (server values, §4.1). */

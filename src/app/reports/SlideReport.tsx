@@ -1,12 +1,12 @@
 // /reports/scangroup-report/{scanGroupId} (§2.2, §2.10): the printable Slide Report — the scan
 // details, each image with its thumbnail, and each image's layers (channels).
 import { useQuery } from '@tanstack/react-query';
-import type { Image, ScanGroup } from '../../api/entities';
+import type { Image } from '../../api/entities';
 import { Misc, ReportText, extractMessage } from '../../api/messages';
 import { imageProcessingText } from '../../api/reviews';
-import { tilesPath, type LayersManifest } from '../../api/tiles';
+import { tilesPath } from '../../api/tiles';
 import { formatDate } from '../lib/format';
-import { loadImagesOfSlides, loadLayers, loadNames, loadSlide } from './report-data';
+import { slideReportQuery } from './queries';
 import { DataTable, Facts, ReportLayout, Section } from './ReportLayout';
 
 export const formatBytes = (n: number | undefined) =>
@@ -17,30 +17,6 @@ export const formatBytes = (n: number | undefined) =>
       : n < 1024 ** 3
         ? `${(n / 1024 ** 2).toFixed(1)} MB`
         : `${(n / 1024 ** 3).toFixed(2)} GB`;
-
-interface SlideReportData {
-  slide: ScanGroup;
-  images: Image[];
-  layers: Record<string, LayersManifest['layers']>;
-  organ?: string;
-  creator?: string;
-}
-
-async function load(scanGroupId: string): Promise<SlideReportData | undefined> {
-  const slide = await loadSlide(scanGroupId);
-  if (!slide) return undefined;
-  const [images, names] = await Promise.all([loadImagesOfSlides([slide.id]), loadNames()]);
-  const layers: Record<string, LayersManifest['layers']> = {};
-  await Promise.all(images.map(async (img) => (layers[img.id] = await loadLayers(img))));
-  const creator = names.users.find((u) => u.id === slide.creatorUserId);
-  return {
-    slide,
-    images,
-    layers,
-    organ: names.organs.find((o) => o.id === slide.organId)?.name,
-    creator: creator ? creator.name || creator.email : undefined,
-  };
-}
 
 export function Thumb({ image, size = 110 }: { image: Image; size?: number }) {
   return (
@@ -62,11 +38,7 @@ export function Thumb({ image, size = 110 }: { image: Image; size?: number }) {
 }
 
 export function SlideReport({ scanGroupId }: { scanGroupId: string }) {
-  const q = useQuery({
-    queryKey: ['report', 'slide', scanGroupId],
-    queryFn: () => load(scanGroupId),
-    retry: false,
-  });
+  const q = useQuery(slideReportQuery(scanGroupId));
   const data = q.data;
   const error = q.isError ? extractMessage(q.error) : q.isSuccess && !data ? Misc.resultsNotFound : undefined;
   return (

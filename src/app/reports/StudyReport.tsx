@@ -1,48 +1,22 @@
 // /reports/study-report/{studyId}?numberOfAssays={count} (§2.2, §2.10): the printable Study Report —
 // the study, its slides with their images' processing state, and the QC state of its images.
 import { useQuery } from '@tanstack/react-query';
-import type { Image, Review, ScanGroup, Study } from '../../api/entities';
 import { Misc, ReportText, StudyText, extractMessage } from '../../api/messages';
-import { imageProcessingText, qcPercentage, reviewStatusText } from '../../api/reviews';
+import { imageProcessingText, qcCountRows, qcPercentage, qcTally } from '../../api/reviews';
 import { formatDate, formatShortDate } from '../lib/format';
-import { countReviews } from '../reviews/reviews-local';
-import { loadImagesOfSlides, loadNames, loadQcReviewsOfImages, loadSlides, loadStudy } from './report-data';
+import { studyReportQuery } from './queries';
 import { DataTable, Facts, ReportLayout, Section } from './ReportLayout';
 
-interface StudyReportData {
-  study: Study;
-  slides: ScanGroup[];
-  images: Image[];
-  qc: Review[];
-  organs: Map<string, string>;
-  creator?: string;
-}
-
-async function load(studyId: string): Promise<StudyReportData | undefined> {
-  const study = await loadStudy(studyId);
-  if (!study) return undefined;
-  const [slides, images, names] = await Promise.all([
-    loadSlides(study.scanGroupIds),
-    loadImagesOfSlides(study.scanGroupIds),
-    loadNames(),
-  ]);
-  const qc = await loadQcReviewsOfImages(images.map((i) => i.id));
-  const creator = names.users.find((u) => u.id === study.creatorUserId);
-  return {
-    study,
-    slides: slides.sort((a, b) => a.simpleId.localeCompare(b.simpleId)),
-    images,
-    qc,
-    organs: new Map(names.organs.map((o) => [o.id, o.name])),
-    creator: creator ? creator.name || creator.email : undefined,
-  };
-}
-
 export function StudyReport({ studyId, numberOfAssays }: { studyId: string; numberOfAssays?: number }) {
-  const q = useQuery({ queryKey: ['report', 'study', studyId], queryFn: () => load(studyId), retry: false });
+  const q = useQuery(studyReportQuery(studyId));
   const data = q.data;
   const error = q.isError ? extractMessage(q.error) : q.isSuccess && !data ? Misc.resultsNotFound : undefined;
-  const counts = data ? countReviews(data.qc) : undefined;
+  const counts = data
+    ? qcTally(
+        data.images.map((i) => i.id),
+        data.qc,
+      )
+    : undefined;
   return (
     <ReportLayout
       title={ReportText.studyReport}
@@ -92,11 +66,8 @@ export function StudyReport({ studyId, numberOfAssays }: { studyId: string; numb
           <Section title="Quality check">
             <Facts
               rows={[
-                ['Images checked', `${counts.total - counts.pending} of ${data.images.length}`],
-                [reviewStatusText('accepted', 'qc'), counts.accepted],
-                [reviewStatusText('rejected', 'qc'), counts.rejected],
-                [reviewStatusText('flagged', 'qc'), counts.flagged],
-                [reviewStatusText('pending', 'qc'), counts.pending],
+                ['Images', counts.images],
+                ...qcCountRows(counts).map((r): [string, number] => [r.label, r.value]),
                 ['QC issues', `${qcPercentage(counts)}%`],
               ]}
             />

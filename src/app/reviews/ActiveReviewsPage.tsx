@@ -6,7 +6,7 @@ import { Badge, Card, Group, Progress, ScrollArea, SimpleGrid, Stack, Text, Titl
 import { Link } from '@tanstack/react-router';
 import { canRequestReview } from '../../access/menu';
 import { Denied, Misc } from '../../api/messages';
-import { qcPercentage, reviewStatusText, type ReviewGroupCounts } from '../../api/reviews';
+import { qcCountRows, qcPercentage, reviewStatusText, type ReviewGroupCounts } from '../../api/reviews';
 import type { User } from '../../api/users';
 import { readRows } from '../../local/read';
 import { formatDate } from '../lib/format';
@@ -39,16 +39,25 @@ function RequestTile() {
   );
 }
 
-/** The counts line of a group: QC wording for QC groups, review wording otherwise (§4.4). */
+/**
+ * The counts line of a group: a QC check in the words and order of every QC summary (qcCountRows);
+ * a standard review has only waiting and completed reviews (§4.4 review reading).
+ */
 export function GroupCounts({ group }: { group: ReviewGroupCounts & { kind: 'qc' | 'review' } }) {
-  const reading = group.kind === 'qc' ? 'qc' : 'review';
-  const parts: [string, number, string][] = [
-    [reviewStatusText('pending', reading), group.pending, 'gray'],
-    [reviewStatusText('accepted', reading), group.accepted, 'green'],
-    [reviewStatusText('rejected', reading), group.rejected, 'red'],
-    [reviewStatusText('flagged', reading), group.flagged, 'orange'],
-  ];
-  if (group.completed) parts.push([reviewStatusText('completed', reading), group.completed, 'blue']);
+  const color: Record<string, string> = {
+    pending: 'gray',
+    accepted: 'green',
+    rejected: 'red',
+    flagged: 'orange',
+    completed: 'blue',
+  };
+  const parts: [string, number, string][] =
+    group.kind === 'qc'
+      ? qcCountRows(group).map((r) => [r.label, r.value, color[r.key]])
+      : [
+          [reviewStatusText('pending'), group.pending, color.pending],
+          [reviewStatusText('completed'), group.completed, color.completed],
+        ];
   return (
     <Group gap={6} data-testid="group-counts">
       {parts.map(([label, n, color]) => (
@@ -67,9 +76,8 @@ export function ReviewGroupCard({ group, users }: { group: GroupSummary; users: 
     <Card withBorder radius="md" data-testid="review-card" data-group={group.id}>
       <Stack gap="xs">
         <Group justify="space-between" wrap="nowrap">
-          <Text fw={600} lineClamp={1}>
-            {group.kind === 'qc' ? 'Quality check' : 'Review'} · {group.imageIds.length}{' '}
-            {group.imageIds.length === 1 ? 'image' : 'images'}
+          <Text fw={600} lineClamp={2} data-testid="group-name">
+            {group.name}
           </Text>
           {group.pendingChanges && (
             <Badge color="yellow" variant="light" size="sm">
@@ -77,6 +85,10 @@ export function ReviewGroupCard({ group, users }: { group: GroupSummary; users: 
             </Badge>
           )}
         </Group>
+        <Text size="sm" lineClamp={1}>
+          {group.kind === 'qc' ? 'Quality check' : 'Review'} · {group.imageIds.length}{' '}
+          {group.imageIds.length === 1 ? 'image' : 'images'}
+        </Text>
         <Text size="sm" c="dimmed" lineClamp={1}>
           Requested by {nameOf(users, group.creatorUserId, Misc.unavailableUser)} on{' '}
           {formatDate(group.createdAt)}

@@ -1,10 +1,12 @@
 // Request Review (?request-review, spec §2.3, §2.10, §5, §7, §8): pick slides — optionally narrowed to
 // one study (studies without slides disabled with 'Study has not avaliable slide (image)') — and fill
-// reviewer slots, each holding one distinct colleague. One review per selected image per reviewer is
-// created, all sharing a generated reviewGroupUUID; a QC request creates QC reviews that wait for the
+// reviewer slots, each holding one distinct colleague who can act on the request (src/access
+// canActOnRequest: anyone who can complete a review; for a QC check, a QC reviewer) and never the
+// requester. One review per selected image per reviewer is created, all sharing a generated
+// reviewGroupUUID and naming the chosen study; a QC request creates QC reviews that wait for the
 // reviewer's result. Every review goes through the outbox, so a request made offline is kept and sent
 // later. Without permission the request button is disabled with the spec's two tooltip lines.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   ActionIcon,
   Alert,
@@ -18,13 +20,14 @@ import {
   Text,
   Tooltip,
 } from '@mantine/core';
+import { defineAbilityFor } from '../../access';
 import { canRequestReview } from '../../access/menu';
+import { canActOnRequest } from '../../access/reviewers';
 import { Denied, Misc, ReviewQcText, StudyText, Toasts, extractMessage } from '../../api/messages';
 import { localDb } from '../../local/db';
 import { whenSettled } from '../../local/outbox';
 import { useSubmit } from '../forms/use-submit';
 import { settleToast, showProgressToast } from '../lib/toast';
-import { SAVED_OFFLINE } from '../studies/NewStudyModal';
 import { useAbility } from '../session/ability';
 import { useMe } from '../session/session-context';
 import { useMutations, useObserved } from '../sync/hooks';
@@ -76,6 +79,23 @@ export function RequestReviewModal({
   const withImages = (source?.slides ?? []).filter((s) => (source?.images[s.id]?.length ?? 0) > 0);
   const slides = chosenStudy ? withImages.filter((s) => chosenStudy.scanGroupIds.includes(s.id)) : withImages;
   const users = source?.users ?? [];
+  // Who can act on a request of this kind, by their own abilities (the server asks the same).
+  const reviewers = useMemo(
+    () =>
+      (source?.users ?? []).filter((u) => {
+        const organization = source?.organizations.get(u.organizationId);
+        return (
+          !!organization &&
+          canActOnRequest(defineAbilityFor({ user: u, organization }), {
+            kind,
+            reviewerId: u.id,
+            requesterId: me.user.id,
+            organizationId: me.organization.id,
+          })
+        );
+      }),
+    [source, kind, me],
+  );
   const filled = slots.filter((s): s is string => !!s);
   const imageIds = slideIds.flatMap((id) => (source?.images[id] ?? []).map((i) => i.id));
   const missing =
@@ -100,7 +120,13 @@ export function RequestReviewModal({
               reviewerId,
               type: kind,
             };
-            const preview = newReviewPreview(me, now, { status: 'pending', comment: '', qc: kind === 'qc' });
+            if (study) fields.studyId = study;
+            const preview = newReviewPreview(me, now, {
+              status: 'pending',
+              comment: '',
+              qc: kind === 'qc',
+              studyId: study,
+            });
             entries.push((await mutations.create('reviews', fields, preview)).entry);
           }
         if (navigator.onLine) {
@@ -130,7 +156,9 @@ export function RequestReviewModal({
       toast,
       'green',
       Toasts.reviewRequested,
-      queued ? `${Toasts.reviewRequestedText(names)} ${SAVED_OFFLINE}` : Toasts.reviewRequestedText(names),
+      queued
+        ? `${Toasts.reviewRequestedText(names)} ${ReviewQcText.savedOnDevice}`
+        : Toasts.reviewRequestedText(names),
     );
   };
 
@@ -146,7 +174,11 @@ export function RequestReviewModal({
       <Stack>
         <SegmentedControl
           value={kind}
-          onChange={(v) => setKind(v === 'qc' ? 'qc' : 'standard')}
+          onChange={(v) => {
+            setKind(v === 'qc' ? 'qc' : 'standard');
+            // Whoever was chosen for the other kind may not be able to act on this one.
+            setSlots(slots.map(() => null));
+          }}
           data={[
             { value: 'standard', label: 'Review' },
             { value: 'qc', label: 'Quality check (QC)' },
@@ -202,7 +234,7 @@ export function RequestReviewModal({
                 onChange={(v) => setSlots(slots.map((s, j) => (j === i ? v : s)))}
                 nothingFoundMessage={Misc.noOptions}
                 maxDropdownHeight={240}
-                data={users
+                data={reviewers
                   .filter((u) => u.id === value || !filled.includes(u.id))
                   .map((u) => ({ value: u.id, label: u.name ? `${u.name} (${u.email})` : u.email }))}
               />
@@ -223,7 +255,7 @@ export function RequestReviewModal({
               variant="subtle"
               size="compact-sm"
               onClick={() => setSlots([...slots, null])}
-              disabled={slots.length >= users.length}
+              disabled={slots.length >= reviewers.length}
             >
               Add reviewer
             </Button>

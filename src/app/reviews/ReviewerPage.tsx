@@ -1,11 +1,14 @@
-// /review/{reviewGroupUUID}/{index} (§2.2, issue 9): the reviewer steps through the group's images in
-// the viewer with Previous / Next (buttons, arrow keys, a swipe on the header), reads and adds comments (comment reviews; one's own are editable),
-// and — QC reviewers with manageOrganizationQC — gives each image its result with one tap: Pass
-// (accepted), Fail (rejected) or Flag (flagged), with an optional reason. Built for a 10-inch tablet
-// at the bench: large targets, no hover needed. Everything goes through the outbox, so it works
-// offline; QC results are server-authoritative: a result someone else gave first wins, the local one
-// is rolled back (src/local/replay.ts marks the entry failed and rebuilds the row) and the reviewer is
-// told here, with the image it concerns.
+// /review/{reviewGroupUUID}/{index} (§2.2): the reviewer steps through the group's images in the viewer
+// with Previous / Next (buttons, arrow keys, a swipe on the header), reads and adds comments (comment
+// reviews; one's own are editable), and acts with the verbs of the group's kind (§6.2): in a standard
+// review the named reviewer completes their review, with a comment; in a QC check a QC reviewer
+// (manageOrganizationQC) gives each image its result with one tap — Pass (accepted), Fail (rejected)
+// or Flag (flagged) — with an optional reason. Pass/Fail/Flag never show on a standard review. Built
+// for a 10-inch tablet at the bench: large targets, no hover needed. Everything goes through the
+// outbox, so it works offline; the success toast waits for the server, and offline says the change
+// is kept on this device. QC results are server-authoritative: a result someone else gave first wins,
+// the local one is rolled back (src/local/replay.ts marks the entry failed and rebuilds the row) and
+// the reviewer is told here, with the image it concerns.
 import { useState } from 'react';
 import {
   Alert,
@@ -21,7 +24,6 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useNavigate } from '@tanstack/react-router';
 import type { Review } from '../../api/entities';
 import type { ReviewStatus } from '../../api/enums';
@@ -35,6 +37,7 @@ import { EditableOwnText } from '../forms/EditableOwnText';
 import { formatDate } from '../lib/format';
 import { useMe } from '../session/session-context';
 import { useLocalQuery, useMutations, useObserved, useOutbox } from '../sync/hooks';
+import { withOutcome } from '../slides/outcome';
 import { ImageCanvas, isViewable } from '../viewer/ViewerPage';
 import { StepNav, SwipeArea } from '../viewer/StepNav';
 import { AnnotationsPanel } from '../viewer/annotations/AnnotationsPanel';
@@ -110,6 +113,9 @@ export function ReviewerPage({ reviewGroupUUID, index }: { reviewGroupUUID: stri
         <Group justify="space-between" wrap="wrap" gap="xs">
           <Stack gap={0}>
             <Title order={3}>{group.kind === 'qc' ? 'Quality check' : 'Review'}</Title>
+            <Text fw={500} data-testid="group-name">
+              {group.name}
+            </Text>
             <Text size="sm" c="dimmed">
               Image {at + 1} of {count}
               {current.slide ? ` · Slide ${current.slide.simpleId}` : ''}
@@ -155,6 +161,7 @@ export function ReviewerPage({ reviewGroupUUID, index }: { reviewGroupUUID: stri
             key={current.imageId}
             item={current}
             groupId={reviewGroupUUID}
+            kind={group.kind}
             qc={isQcReviewer}
             users={users}
             onDecided={() => {
@@ -169,24 +176,36 @@ export function ReviewerPage({ reviewGroupUUID, index }: { reviewGroupUUID: stri
   );
 }
 
-/** The review this user acts on for an image: their own, else the group's QC review of it. */
-function actionable(item: GroupImage, userId: string): Local<Review> | undefined {
-  return (
-    item.reviews.find((r) => r.reviewerId === userId && r.type === 'qc') ??
-    item.reviews.find((r) => r.type === 'qc') ??
-    item.reviews.find((r) => r.reviewerId === userId)
-  );
+/** The review this user acts on for an image: their own of the group's kind, else the group's first. */
+function actionable(item: GroupImage, userId: string, kind: 'qc' | 'review'): Local<Review> | undefined {
+  const ofKind = item.reviews.filter((r) => r.type === (kind === 'qc' ? 'qc' : 'standard'));
+  return ofKind.find((r) => r.reviewerId === userId) ?? ofKind[0];
 }
+
+/** The toast of a review change: a result once the server took it, else that it waits here. */
+const savedToast = (entry: OutboxEntry, success: string, failure: string) =>
+  void withOutcome(
+    {
+      pending: ReviewQcText.saving,
+      success,
+      successText: ReviewQcText.saved,
+      failure,
+      queuedText: ReviewQcText.savedOnDevice,
+    },
+    () => Promise.resolve(entry),
+  );
 
 function DecisionPanel({
   item,
   groupId,
+  kind,
   qc,
   users,
   onDecided,
 }: {
   item: GroupImage;
   groupId: string;
+  kind: 'qc' | 'review';
   qc: boolean;
   users: readonly User[];
   onDecided(): void;
@@ -194,36 +213,48 @@ function DecisionPanel({
   const me = useMe();
   const mutations = useMutations();
   const [reason, setReason] = useState('');
-  const review = actionable(item, me.user.id);
-  const reading = review?.type === 'qc' || (!review && qc) ? 'qc' : 'review';
+  const review = actionable(item, me.user.id, kind);
+  const reading = kind === 'qc' ? 'qc' : 'review';
+  // §6.2: QC results are a QC reviewer's verbs in a QC check; completing is the named reviewer's.
+  const qcVerbs = kind === 'qc' && qc;
+  const canComplete =
+    kind === 'review' &&
+    review?.type === 'standard' &&
+    review.reviewerId === me.user.id &&
+    review.status === 'pending';
 
   const decide = async (status: ReviewStatus) => {
     const text = reason.trim();
+    let entry: OutboxEntry;
     if (review) {
       const set: Record<string, unknown> = { status, updatedAt: review.updatedAt };
       if (text) set.comment = text;
-      await mutations.update('reviews', review.id, { set });
+      entry = await mutations.update('reviews', review.id, { set });
     } else {
       const now = new Date().toISOString();
-      await mutations.create(
-        'reviews',
-        { reviewGroupUUID: groupId, imageId: item.imageId, type: 'qc', status, comment: text },
-        newReviewPreview(me, now, { reviewerId: me.user.id, qc: true }),
-      );
+      entry = (
+        await mutations.create(
+          'reviews',
+          { reviewGroupUUID: groupId, imageId: item.imageId, type: 'qc', status, comment: text },
+          newReviewPreview(me, now, { reviewerId: me.user.id, qc: true }),
+        )
+      ).entry;
     }
-    notifications.show({
-      color: STATUS_COLOR[status],
-      title: reviewStatusText(status, 'qc'),
-      message: navigator.onLine
-        ? 'Saved.'
-        : 'Saved on this device. It will be sent when you are back online.',
-      autoClose: 2500,
-    });
+    savedToast(entry, reviewStatusText(status, 'qc'), ReviewQcText.decisionRolledBack);
     setReason('');
     onDecided();
   };
 
-  const mine = review && review.reviewerId === me.user.id;
+  const complete = async () => {
+    if (!review) return;
+    const text = reason.trim();
+    const set: Record<string, unknown> = { status: 'completed' };
+    if (text) set.comment = text;
+    const entry = await mutations.update('reviews', review.id, { set });
+    savedToast(entry, reviewStatusText('completed'), ReviewQcText.reviewNotSaved);
+    setReason('');
+  };
+
   return (
     <Card withBorder radius="md" p="md">
       <Stack gap="sm">
@@ -249,10 +280,10 @@ function DecisionPanel({
         {review && (
           <Text size="sm" c="dimmed">
             Reviewer: {nameOf(users, review.reviewerId, Misc.unavailableUser)}
-            {review.comment ? ` · Reason: ${review.comment}` : ''}
+            {review.comment ? ` · ${reading === 'qc' ? 'Reason' : 'Comment'}: ${review.comment}` : ''}
           </Text>
         )}
-        {qc ? (
+        {qcVerbs ? (
           <>
             <Textarea
               label="Reason (optional)"
@@ -296,15 +327,22 @@ function DecisionPanel({
             </Group>
           </>
         ) : (
-          mine &&
-          review.type === 'standard' &&
-          review.status === 'pending' && (
-            <Button
-              size="lg"
-              onClick={() => void mutations.update('reviews', review.id, { set: { status: 'completed' } })}
-            >
-              Mark as reviewed
-            </Button>
+          canComplete && (
+            <>
+              <Textarea
+                label={ReviewQcText.reviewComment}
+                placeholder="What did you find?"
+                autosize
+                minRows={2}
+                maxRows={6}
+                maxLength={REVIEW_COMMENT_MAX}
+                value={reason}
+                onChange={(e) => setReason(e.currentTarget.value)}
+              />
+              <Button size="lg" h={56} onClick={() => void complete()}>
+                {ReviewQcText.completeReview}
+              </Button>
+            </>
           )
         )}
       </Stack>

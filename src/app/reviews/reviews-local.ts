@@ -1,16 +1,20 @@
-// Reviews from the local store (issue 9): the groups the user takes part in with counts computed from
+// Reviews from the local store: the groups the user takes part in with counts computed from
 // the reviews this device holds (so a decision made offline shows in the counts at once, §4.4), one
 // group's images in order with their reviews, and the slides a review can be requested for.
 import type { Image, Review, ReviewGroup, ScanGroup, Study } from '../../api/entities';
 import type { ReviewStatus } from '../../api/enums';
 import { reviewGroupProgress, type ReviewGroupCounts, type ReviewGroupProgress } from '../../api/reviews';
-import type { User } from '../../api/users';
+import type { Organization, User } from '../../api/users';
 import type { LocalDb } from '../../local/db';
-import { readRows } from '../../local/read';
+import { readRow, readRows } from '../../local/read';
 import type { Local } from '../../local/restore';
+import { groupName, readNamingFacts, studyOf } from './group-name';
 
 export interface GroupSummary extends ReviewGroupCounts {
   id: string;
+  /** Its study and date (group-name.ts). */
+  name: string;
+  studyId: string | null;
   /** 'qc' when the group holds QC reviews, else 'review'. */
   kind: 'qc' | 'review';
   createdAt: string;
@@ -56,18 +60,32 @@ export async function readGroups(db: LocalDb): Promise<GroupSummary[]> {
     byGroup.set(r.reviewGroupUUID, list);
   }
   const server = new Map(groups.map((g) => [g.id, g]));
+  const works = [...byGroup]
+    .map(([id, list]) => [id, list.filter((r) => r.type !== 'comment')] as const)
+    .filter(([, work]) => work.length > 0);
+  const naming = await readNamingFacts(
+    db,
+    works.map(([, work]) => studyOf(work)).filter((x): x is string => !!x),
+    works.flatMap(([, work]) => (studyOf(work) ? [] : work.map((r) => r.imageId))),
+  );
   const out: GroupSummary[] = [];
-  for (const [id, list] of byGroup) {
-    const work = list.filter((r) => r.type !== 'comment');
-    if (work.length === 0) continue;
+  for (const [id, work] of works) {
     const counts = countReviews(work);
     const times = work.map((r) => r.updatedAt).sort();
     const g = server.get(id);
+    const studyId = studyOf(work);
+    const createdAt = g?.createdAt ?? work.map((r) => r.createdAt).sort()[0];
     out.push({
       id,
+      name: groupName({
+        studyName: studyId ? naming.studies.get(studyId) : undefined,
+        slideIds: work.flatMap((r) => naming.slideOfImage.get(r.imageId) ?? []),
+        createdAt,
+      }),
+      studyId,
       ...counts,
       kind: work.some((r) => r.type === 'qc') ? 'qc' : 'review',
-      createdAt: g?.createdAt ?? work.map((r) => r.createdAt).sort()[0],
+      createdAt,
       updatedAt: times[times.length - 1],
       creatorUserId: work[0].creatorUserId,
       reviewerIds: [...new Set(work.map((r) => r.reviewerId).filter((x): x is string => !!x))],
@@ -91,6 +109,8 @@ export interface GroupImage {
 
 export interface GroupDetail {
   id: string;
+  /** Its study and date (group-name.ts). */
+  name: string;
   images: GroupImage[];
   counts: ReviewGroupCounts;
   kind: 'qc' | 'review';
@@ -122,8 +142,15 @@ export async function readGroup(db: LocalDb, groupId: string): Promise<GroupDeta
   const key = (g: GroupImage) => `${g.slide?.simpleId ?? '~'} ${g.image?.createdAt ?? ''} ${g.imageId}`;
   rows.sort((a, b) => key(a).localeCompare(key(b)));
   const work = reviews.filter((r) => r.type !== 'comment');
+  const studyId = studyOf(work);
+  const study = studyId ? await readRow<Study>(db, 'studies', studyId) : undefined;
   return {
     id: groupId,
+    name: groupName({
+      studyName: study?.name,
+      slideIds: rows.flatMap((r) => r.slide?.simpleId ?? []),
+      createdAt: work.map((r) => r.createdAt).sort()[0] ?? new Date().toISOString(),
+    }),
     images: rows,
     counts: countReviews(work),
     kind: work.some((r) => r.type === 'qc') ? 'qc' : 'review',
@@ -136,15 +163,18 @@ export interface RequestSource {
   /** Slide id → its images. */
   images: Record<string, Local<Image>[]>;
   users: Local<User>[];
+  /** The users' organizations, for what each of them may do. */
+  organizations: Map<string, Local<Organization>>;
 }
 
 /** What the Request Review dialog picks from: studies, slides with their images, and colleagues. */
 export async function readRequestSource(db: LocalDb): Promise<RequestSource> {
-  const [studies, slides, images, users] = await Promise.all([
+  const [studies, slides, images, users, organizations] = await Promise.all([
     readRows<Study>(db, 'studies', { orderBy: 'updatedAt', reverse: true }),
     readRows<ScanGroup>(db, 'scan-groups'),
     readRows<Image>(db, 'images'),
     readRows<User>(db, 'users'),
+    readRows<Organization>(db, 'organizations'),
   ]);
   const bySlide: Record<string, Local<Image>[]> = {};
   for (const img of images) {
@@ -156,6 +186,7 @@ export async function readRequestSource(db: LocalDb): Promise<RequestSource> {
     slides: slides.sort((a, b) => a.simpleId.localeCompare(b.simpleId)),
     images: bySlide,
     users: users.filter((u) => u.status === 'active').sort((a, b) => a.name.localeCompare(b.name)),
+    organizations: new Map(organizations.map((o) => [o.id, o])),
   };
 }
 

@@ -11,9 +11,13 @@ export const Route = createFileRoute('/_public')({
     const back = safeContinue((search as Record<string, unknown>).continue);
     throw back ? redirect({ href: back, replace: true }) : redirect({ to: '/dashboard', replace: true });
   },
-  component: () => (
+  component: PublicLayout,
+});
+
+function PublicLayout() {
+  return (
     <AuthLayout>
       <Outlet />
     </AuthLayout>
-  ),
-});
+  );
+}

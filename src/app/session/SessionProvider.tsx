@@ -14,10 +14,13 @@ import { localDb } from '../../local/db';
 import { getValue } from '../../local/kv';
 import { prepareForUser } from '../../local/read';
 import { clearSession, loadSession, saveSession } from '../../local/session';
-import { ApiError, NetworkError, api, setRefresher } from '../lib/api';
+import { NetworkError } from '../../local/transport';
+import { ApiError, api, setRefresher } from '../lib/api';
+import { restoreCache } from '../lib/persist';
 import { announce, MIN_REFRESH_GAP_MS, msUntilAllowed, onAnnounced, refreshShared } from './refresh';
 import { clockOffsetMs, serverNow, setClockOffsetMs } from './server-clock';
 import { SessionContext, type SessionApi, type SessionState } from './session-context';
+import { takeStartupReads } from './startup-reads';
 
 /** A timer longer than this is set in steps: setTimeout overflows past 2^31 ms, and clocks move. */
 const LONGEST_WAIT_MS = 60 * 60_000;
@@ -80,7 +83,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     /** Takes a session stored by this tab or another: new expiries, maybe a new user. */
     const take = async (next: StoredSession) => {
       const previous = known.current;
-      if (previous && previous.me.user.id !== next.me.user.id) await switchUser(next.me.user.id);
+      if (previous?.me.user.id !== next.me.user.id) await enterUser(next.me.user.id);
       // The offset measured with these expiries' answer goes with them (one device, one clock).
       setClockOffsetMs(next.clockOffsetMs);
       known.current = next;
@@ -94,6 +97,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       if (owner === userId) return;
       queryClient.clear();
       await prepareForUser(localDb(), userId).catch(() => undefined);
+    };
+
+    /** `userId` is signed in from now on: their saved answers are in the cache before pages render. */
+    const enterUser = async (userId: string) => {
+      await switchUser(userId);
+      await restoreCache(queryClient, userId).catch(() => undefined);
     };
 
     /** The single refresh path (timer, 401, back online). Returns whether new tokens are in place. */
@@ -128,12 +137,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const fetchMe = () => api<Me>('GET', '/auth/me');
 
     const resume = async (isCancelled: () => boolean) => {
-      const stored = await loadSession().catch(() => undefined);
+      // The saved answers are read beside the session, and are in the cache before the first page
+      // renders: that page paints from this device without waiting for anything else.
+      const { session: storedSession, savedCache } = takeStartupReads();
+      const stored = await storedSession;
       if (isCancelled()) return;
       if (!stored) {
         setState({ status: 'signedOut' });
         return;
       }
+      await restoreCache(queryClient, stored.me.user.id, savedCache).catch(() => undefined);
+      if (isCancelled()) return;
       setClockOffsetMs(stored.clockOffsetMs);
       known.current = stored;
       show(stored.me, lapsed(stored));
@@ -199,7 +213,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
     const adopt = async (result: Pick<AuthResult, 'accessToken' | 'refreshToken'>) => {
       const me = await fetchMe();
-      await switchUser(me.user.id);
+      await enterUser(me.user.id);
       const next = await saveSession({
         me,
         accessExpires: result.accessToken.expires,

@@ -1,6 +1,6 @@
 // The signed-in frame: top bar, the page, the footer; an offline banner when the network is gone, and
-// 'Sign in again to sync' when the sign-in on this device has lapsed, and the notices of changes that
-// replaced someone else's newer value.
+// 'Sign in again to sync' when the sign-in on this device has lapsed, the prompt to replace a generated
+// password, and the notices of changes that replaced someone else's newer value.
 // Drawn only while someone is signed in.
 import { AppShell, Box } from '@mantine/core';
 import { Outlet } from '@tanstack/react-router';
@@ -10,6 +10,7 @@ import { OfflineBanner } from './OfflineBanner';
 import { QueryModals } from './QueryModals';
 import { OverwriteNotices } from '../sync/OverwriteNotices';
 import { SignInAgainBanner } from '../session/SignInAgainBanner';
+import { PasswordPrompt } from '../setup/PasswordPrompt';
 import { useSession } from '../session/session-context';
 
 export function AppLayout() {
@@ -25,6 +26,7 @@ export function AppLayout() {
       <AppShell.Main style={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
         <SignInAgainBanner />
         <OfflineBanner />
+        <PasswordPrompt />
         <Box component="main" style={{ flex: 1 }} p="md">
           <Outlet />
         </Box>

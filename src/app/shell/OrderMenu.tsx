@@ -1,9 +1,10 @@
 // 'Order Stains', headed 'Slide Management' (spec §2.4, §2.5): entries the user may not use are
 // disabled with the tooltip 'You don't have permissions to create'.
-import { Button, Menu, Tooltip } from '@mantine/core';
+import { Button, Menu } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { canCreateScanGroup, canCreateScanOrder } from '../../access';
 import { Denied } from '../../api/messages';
+import { DeniedTooltip } from '../lib/DeniedTooltip';
 import { useAbility } from '../session/ability';
 
 export function OrderMenu() {
@@ -29,11 +30,9 @@ export function OrderMenu() {
               {e.title}
             </Menu.Item>
           ) : (
-            <Tooltip key={e.to} label={Denied.noCreatePermission} position="left">
-              <div>
-                <Menu.Item disabled>{e.title}</Menu.Item>
-              </div>
-            </Tooltip>
+            <DeniedTooltip key={e.to} reason={Denied.noCreatePermission} block>
+              <Menu.Item disabled>{e.title}</Menu.Item>
+            </DeniedTooltip>
           ),
         )}
       </Menu.Dropdown>

@@ -1,4 +1,5 @@
-// The top bar (spec §2.4): logo to /, 'Return to Dashboard', and the settings menu.
+// The top bar (spec §2.4): logo to /, 'Return to Dashboard', and the settings menu (with Organization
+// Setup for whoever can set up).
 import {
   ActionIcon,
   Anchor,
@@ -11,7 +12,9 @@ import {
   Tooltip,
   UnstyledButton,
 } from '@mantine/core';
-import { canCreateTeam, canUploadImages } from '../../access';
+import { canCreateTeam, canOpenAdministrator, canUploadImages, denialMessage } from '../../access';
+import { AdminText } from '../../api/messages';
+import { DeniedTooltip } from '../lib/DeniedTooltip';
 import { useAbility } from '../session/ability';
 import { OrderMenu } from './OrderMenu';
 import { DownloadsPopup } from './DownloadsPopup';
@@ -21,6 +24,8 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useMe, useSession } from '../session/session-context';
 import { initials } from '../lib/format';
 import { UploadsRuntime } from '../uploads/UploadsRuntime';
+import { FirstRunText } from '../../api/first-run';
+import { useCanSetUp } from '../setup/SetupLayout';
 import { setUploaderDialog } from '../uploads/uploads-store';
 
 /** Sign-out waits at most this long for the sync requests in flight. */
@@ -34,6 +39,8 @@ export function TopBar() {
   const navigate = useNavigate();
   const { ability, me: who } = useAbility();
   const mayCreateTeam = canCreateTeam(ability);
+  const mayAdminister = canOpenAdministrator(ability);
+  const maySetUp = useCanSetUp();
   const openBugReport = () => {
     const url = new URL(window.location.href);
     url.searchParams.set('bugreport', '');
@@ -94,16 +101,31 @@ export function TopBar() {
             <Menu.Item onClick={() => void navigate({ to: '/account-settings/basic-information' })}>
               Account Settings
             </Menu.Item>
-            <Menu.Item onClick={() => void navigate({ to: '/administrator/organization' })}>
-              Account Administrator
-            </Menu.Item>
-            <Menu.Item
-              disabled={!mayCreateTeam}
-              style={mayCreateTeam ? undefined : { opacity: 0.5, pointerEvents: 'none' }}
-              onClick={() => void navigate({ to: '/administrator/teams/create' })}
+            <DeniedTooltip reason={mayAdminister ? undefined : AdminText.noAccess} block>
+              <Menu.Item
+                disabled={!mayAdminister}
+                onClick={() => void navigate({ to: '/administrator/organization' })}
+              >
+                Account Administrator
+              </Menu.Item>
+            </DeniedTooltip>
+            {/* §2.4: dimmed and not clickable without the permission to create an organization. */}
+            <DeniedTooltip
+              reason={mayCreateTeam ? undefined : denialMessage(ability, 'create', 'Organization')}
+              block
             >
-              Create New Team
-            </Menu.Item>
+              <Menu.Item
+                disabled={!mayCreateTeam}
+                onClick={() => void navigate({ to: '/administrator/teams/create' })}
+              >
+                Create New Team
+              </Menu.Item>
+            </DeniedTooltip>
+            {maySetUp && (
+              <Menu.Item onClick={() => void navigate({ to: '/setup' })}>
+                {FirstRunText.organizationSetup}
+              </Menu.Item>
+            )}
             <Menu.Divider />
             <Menu.Item
               color="red"

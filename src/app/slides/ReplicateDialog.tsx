@@ -5,8 +5,10 @@ import { useMemo, useState } from 'react';
 import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { canReplicateToStudy } from '../../access';
 import type { ScanGroup, Study } from '../../api/entities';
-import { Misc, StudyText, Toasts } from '../../api/messages';
+import { errorText } from '../../api/errors';
+import { Misc, Toasts } from '../../api/messages';
 import { readRows } from '../../local/read';
+import { EmptyPickerHint } from '../forms/EmptyPickerHint';
 import { useAbility } from '../session/ability';
 import { useLocalQuery, useMutations } from '../sync/hooks';
 import { withOutcome } from './outcome';
@@ -38,7 +40,7 @@ function ReplicateBody({ slide, onClose }: { slide: ScanGroup; onClose(): void }
 
   const replicate = async () => {
     if (!study) return;
-    if (study.scanGroupIds.includes(slide.id)) return setError(StudyText.alreadyHasScanGroup);
+    if (study.scanGroupIds.includes(slide.id)) return setError(errorText('SCAN_GROUP_IN_STUDY'));
     const outcome = await withOutcome(
       { pending: REPLICATING, success: Toasts.imagesReplicated, failure: Toasts.failedReplicate },
       () => mutations.update('studies', study.id, { add: { scanGroupIds: [slide.id] } }),
@@ -64,6 +66,7 @@ function ReplicateBody({ slide, onClose }: { slide: ScanGroup; onClose(): void }
         nothingFoundMessage={Misc.noOptions}
         maxDropdownHeight={220}
       />
+      <EmptyPickerHint kind="studies" empty={studies.data !== undefined && allowed.length === 0} />
       {error && (
         <Alert color="red" variant="light" role="alert">
           {error}

@@ -6,7 +6,7 @@
 // The grid's first render draws its cards bare (no tooltips, no menus, no dialogs yet: SlideCard.tsx)
 // and asks the server for annotation counts only after it: a second render right after the first
 // paint puts them in, so the first row on screen does not wait for ten cards' floating-ui setups and
-// portals (issue 4: first row < 100 ms from the dashboard's tab).
+// portals (first row < 100 ms from the dashboard's tab).
 import { useEffect, useMemo, useState } from 'react';
 import { SimpleGrid } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';

@@ -16,6 +16,8 @@ export interface OutcomeTexts {
   success: string;
   successText?: string;
   failure: string;
+  /** What the toast says while the change waits on this device (default SAVED_OFFLINE). */
+  queuedText?: string;
 }
 
 export type Outcome = 'sent' | 'queued' | 'failed';
@@ -46,7 +48,7 @@ export async function withOutcome(
       }
       if (outcome.state === 'pending') result = 'queued';
     }
-    if (result === 'queued') finish('yellow', texts.success, SAVED_OFFLINE);
+    if (result === 'queued') finish('yellow', texts.success, texts.queuedText ?? SAVED_OFFLINE);
     else finish('green', texts.success, texts.successText ?? '');
     return result;
   } catch (err) {

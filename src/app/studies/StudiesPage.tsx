@@ -21,7 +21,7 @@ import { studyListQuery, STUDIES_PER_PAGE } from './studies-local';
  * Cards in the page's first render: about what a desktop shows above the fold (two rows of four with
  * the tile), drawn without their tooltips and menus (`bare`, StudyCard.tsx). The rest, and those, follow
  * in a second render once that one has been painted, so the first row does not wait for all 25 cards
- * to be built (issue 4: first row < 100 ms from the dashboard's tab).
+ * to be built (first row < 100 ms from the dashboard's tab).
  */
 const FIRST_RENDER_CARDS = 7;
 

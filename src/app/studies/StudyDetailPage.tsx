@@ -18,7 +18,7 @@ import {
   Title,
 } from '@mantine/core';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { canRenameStudy, canReplicateToStudy } from '../../access';
+import { asSubject, canRenameStudy, canReplicateToStudy, denialMessage } from '../../access';
 import { STUDY_NAME_MAX } from '../../api/constants';
 import type { Image, Review, ScanGroup, Study } from '../../api/entities';
 import { Misc, Session, StudyText, Toasts } from '../../api/messages';
@@ -27,10 +27,11 @@ import type { User } from '../../api/users';
 import { localDb } from '../../local/db';
 import { whenSettled } from '../../local/outbox';
 import { readRow, readRows } from '../../local/read';
+import { DeniedTooltip } from '../lib/DeniedTooltip';
 import { formatShortDate } from '../lib/format';
 import { useAbility } from '../session/ability';
 import { useSync } from '../sync/context';
-import { useLocalQuery, useMutations } from '../sync/hooks';
+import { useLocalQuery, useMutations, usePulledSinceOpen } from '../sync/hooks';
 import { parseFilters } from '../filters/filter-state';
 import { SlideGrid } from '../slides/SlideGrid';
 import { withOutcome } from '../slides/outcome';
@@ -106,7 +107,10 @@ function AddSlides({ study }: { study: Study }) {
   const mutations = useMutations();
   const popup = useSlideSelectionPopup();
   const { engine } = useSync();
-  if (!canReplicateToStudy(ability, study)) return null;
+  // Shown to everyone, disabled with the reason for those who may not add slides (§6.2).
+  const denied = canReplicateToStudy(ability, study)
+    ? undefined
+    : denialMessage(ability, 'update', asSubject('Study', study), 'scanGroupIds');
   const selectable = async () => {
     // Online, the newest slides first reach the local store (offline: what it holds).
     if (navigator.onLine) await engine?.pull(['scan-groups']).catch(() => undefined);
@@ -132,9 +136,11 @@ function AddSlides({ study }: { study: Study }) {
       },
     });
   return (
-    <Button size="xs" variant="light" onClick={start} loading={popup.open}>
-      Add Slides
-    </Button>
+    <DeniedTooltip reason={denied}>
+      <Button size="xs" variant="light" onClick={start} loading={popup.open} disabled={!!denied}>
+        Add Slides
+      </Button>
+    </DeniedTooltip>
   );
 }
 
@@ -156,6 +162,7 @@ export function StudyDetailPage({ studyId }: { studyId: string }) {
   const [shown, setShown] = useState(SLIDES_PER_PAGE);
   const study = useLocalQuery('studies', ['one', studyId], (db) => readRow<Study>(db, 'studies', studyId));
   const s = study.data;
+  const pulled = usePulledSinceOpen('studies', !!s);
   const navigate = useNavigate();
   // Opened on the temporary id of a study made here, which the server has since given its own id.
   const movedTo = s && s.id !== studyId ? s.id : undefined;
@@ -180,7 +187,7 @@ export function StudyDetailPage({ studyId }: { studyId: string }) {
     s ? ((await assayCounts(db, [s]))[s.id] ?? 0) : 0,
   );
 
-  if (study.isPending && !s)
+  if ((study.isPending || !pulled) && !s)
     return (
       <Center py="xl">
         <Text c="dimmed">{Session.loading}</Text>

@@ -5,10 +5,10 @@
 // PATCH of the name, a tag an `add` operation, so two offline tag edits merge.
 import { useState } from 'react';
 import { ActionIcon, Text, TextInput } from '@mantine/core';
-import { STUDY_NAME_MAX, TAG_MAX_LENGTH, TAGS_PER_STUDY_MAX } from '../../api/constants';
+import { STUDY_NAME_MAX, TAGS_PER_STUDY_MAX } from '../../api/constants';
 import type { Study } from '../../api/entities';
-import { StudyText } from '../../api/messages';
 import { StudyRuleText } from '../../api/studies';
+import { addTagProblem } from '../../api/tag-rules';
 import { useMutations } from '../sync/hooks';
 import { Tip } from '../lib/Tip';
 
@@ -59,8 +59,8 @@ export function AddTag({ study, bare = false }: { study: Study; bare?: boolean }
   const add = async () => {
     const value = tag.trim();
     if (!value) return close();
-    if (value.length > TAG_MAX_LENGTH) return setError(StudyRuleText.tagTooLong);
-    if (study.tags.includes(value)) return setError(StudyText.tagExists);
+    const problem = addTagProblem(study.tags, value);
+    if (problem) return setError(problem);
     await mutations.update('studies', study.id, { add: { tags: [value] } });
     close();
   };

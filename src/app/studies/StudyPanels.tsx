@@ -21,6 +21,7 @@ import { canCreateStudy, canEditStudyTags } from '../../access';
 import { TAG_MAX_LENGTH } from '../../api/constants';
 import type { Image, Review, Study } from '../../api/entities';
 import { Misc } from '../../api/messages';
+import { qcCountRows, qcTally, type QcCountKey } from '../../api/reviews';
 import type { User } from '../../api/users';
 import { initials } from '../lib/format';
 import { useAbility } from '../session/ability';
@@ -137,26 +138,21 @@ export function stainParts(images: readonly Image[]): DonutPart[] {
   ];
 }
 
-/** Each image's latest QC review (§4.4 wording: Passed, Failed, Flagged, Pending); none: Not Reviewed. */
+const QC_COLOR: Record<QcCountKey, string> = {
+  accepted: 'var(--mantine-color-teal-6)',
+  rejected: 'var(--mantine-color-red-6)',
+  flagged: 'var(--mantine-color-orange-5)',
+  pending: 'var(--mantine-color-yellow-5)',
+  notReviewed: 'var(--mantine-color-gray-4)',
+};
+
+/** The study's QC state as its QC report counts it (qcTally: each image by its latest QC review). */
 export function qcParts(images: readonly Image[], reviews: readonly Review[]): DonutPart[] {
-  const latest = new Map<string, Review>();
-  for (const r of reviews)
-    if (r.type === 'qc' || r.qc) {
-      const prev = latest.get(r.imageId);
-      if (!prev || prev.updatedAt < r.updatedAt) latest.set(r.imageId, r);
-    }
-  const of = (s: string) => images.filter((i) => latest.get(i.id)?.status === s).length;
-  return [
-    { label: 'Passed', value: of('accepted'), color: 'var(--mantine-color-teal-6)' },
-    { label: 'Failed', value: of('rejected'), color: 'var(--mantine-color-red-6)' },
-    { label: 'Flagged', value: of('flagged'), color: 'var(--mantine-color-orange-5)' },
-    { label: 'Pending', value: of('pending'), color: 'var(--mantine-color-yellow-5)' },
-    {
-      label: 'Not Reviewed',
-      value: images.filter((i) => !latest.has(i.id)).length,
-      color: 'var(--mantine-color-gray-4)',
-    },
-  ];
+  const tally = qcTally(
+    images.map((i) => i.id),
+    reviews,
+  );
+  return qcCountRows(tally).map((r) => ({ label: r.label, value: r.value, color: QC_COLOR[r.key] }));
 }
 
 export function StatusCard({ title, parts }: { title: string; parts: DonutPart[] }) {

@@ -1,5 +1,5 @@
-// Runs the sync engine while someone is signed in: prepares the local store for that user, restores
-// the persisted query cache, starts pulling and replaying, asks for persistent storage, and stops it
+// Runs the sync engine while someone is signed in: prepares the local store for that user, keeps
+// saving the query cache, starts pulling and replaying, asks for persistent storage, and stops it
 // all at sign-out. While the user must sign in again (their refresh token lapsed) the local store is
 // read and changed as usual but no engine runs: nothing is pulled or sent. Children read it with useSync().
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
@@ -8,7 +8,7 @@ import { localDb } from '../../local/db';
 import { SyncEngine, type EngineStatus } from '../../local/engine';
 import { defaultLock } from '../../local/locks';
 import { checkOutbox, prepareForUser } from '../../local/read';
-import { startPersistence } from '../lib/persist';
+import { keepPersisting } from '../lib/persist';
 import { useSession } from '../session/session-context';
 import { requestBackgroundSync, requestPersistentStorage } from './browser';
 import { idleStatus, SyncContext, type SyncContextValue } from './context';
@@ -32,7 +32,8 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       await prepareForUser(db, userId).catch(() => undefined);
       await checkOutbox(db).catch(() => undefined);
       if (cancelled) return;
-      [stopPersisting] = startPersistence(queryClient, userId);
+      // The saved cache came back when the session named the user (SessionProvider).
+      stopPersisting = keepPersisting(queryClient, userId);
       if (paused) return;
       running = new SyncEngine({
         db,

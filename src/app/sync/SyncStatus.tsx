@@ -9,23 +9,7 @@ import { useOfflineReadiness } from '../lib/service-worker';
 import { useSync } from './context';
 import { describeFailure } from '../../local/describe';
 import { useEntryLines, useLastSynced, useMutations, useOutbox } from './hooks';
-
-export const SyncText = {
-  online: 'Online',
-  offline: 'Offline',
-  allSent: 'All changes are on the server',
-  waiting: (n: number) => (n === 1 ? '1 change waiting to be sent' : `${n} changes waiting to be sent`),
-  offlineHint: 'Changes are kept on this device and sent when you are back online.',
-  signInNeeded: 'Sign in again to send your changes.',
-  lastSynced: (when: string) => `Last synced ${when}`,
-  neverSynced: 'Not synced yet',
-  offlineReady: 'This device is ready to work offline',
-  offlinePreparing: 'Getting this device ready to work offline…',
-  failedTitle: 'Not saved',
-  syncNow: 'Sync now',
-  retry: 'Retry',
-  discard: 'Discard',
-} as const;
+import { SyncText } from './texts';
 
 const NONE: readonly OutboxEntry[] = [];
 
@@ -73,7 +57,12 @@ export function SyncStatus() {
             <Text fw={600}>{online ? SyncText.online : SyncText.offline}</Text>
           </Group>
           <Text size="sm" data-testid="sync-pending">
-            {pending ? SyncText.waiting(pending) : SyncText.allSent}
+            {/* 'All on the server' only when nothing was refused either. */}
+            {pending
+              ? SyncText.waiting(pending)
+              : failed.length
+                ? SyncText.notSaved(failed.length)
+                : SyncText.allSent}
           </Text>
           {!online && pending > 0 && (
             <Text size="xs" c="dimmed">

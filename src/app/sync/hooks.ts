@@ -160,3 +160,28 @@ export function useEntryLines(entries: readonly OutboxEntry[]): Map<string, stri
 export function useLastSynced(): string | undefined {
   return useObserved(lastSyncedAt, []);
 }
+
+/**
+ * Whether a pull of `kind` that started after this page asked has ended: until then a row the page
+ * looks for and does not find may be on its way (a link to a study a colleague made a moment ago, or
+ * a first visit before the first pull has reached it), so the page says Loading, not 'Results Not
+ * Found'. Asks only while the row is missing; offline the pull ends at once and the page says so.
+ */
+export function usePulledSinceOpen(kind: SyncKind, found: boolean): boolean {
+  const { engine } = useSync();
+  const [pulled, setPulled] = useState(false);
+  useEffect(() => {
+    if (found || pulled || !engine) return;
+    let live = true;
+    void engine
+      .pull([kind], true)
+      .catch(() => undefined)
+      .finally(() => {
+        if (live) setPulled(true);
+      });
+    return () => {
+      live = false;
+    };
+  }, [engine, kind, found, pulled]);
+  return pulled;
+}

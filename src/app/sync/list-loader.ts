@@ -3,7 +3,6 @@
 import type { SyncKind } from '../../api/sync';
 import type { LocalDb } from '../../local/db';
 import { parseFilters, type FilterState } from '../filters/filter-state';
-import { queryClient } from '../lib/query-client';
 import type { RouterContext } from '../router';
 import { primeLocalQuery } from './hooks';
 
@@ -25,5 +24,5 @@ export const listLoader =
     if (cause === 'stay') return;
     const { state } = context.session;
     const userId = state.status === 'signedIn' ? state.me.user.id : undefined;
-    return primeLocalQuery(queryClient, userId, kind, ...query(parseFilters(location.search), 1));
+    return primeLocalQuery(context.queryClient, userId, kind, ...query(parseFilters(location.search), 1));
   };

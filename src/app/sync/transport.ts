@@ -1,8 +1,8 @@
 // The page's transport for the sync engine: the app's HTTP client (cookies, one shared token refresh
-// and retry on 401), with every answer that reached the server returned as {status, body}.
+// and retry on 401), with every answer that reached the server returned as {status, body}; a request
+// that got no answer throws the sync engine's NetworkError, which the client throws as it is.
 import type { Transport } from '../../local/transport';
-import { NetworkError as LocalNetworkError } from '../../local/transport';
-import { ApiError, NetworkError, api } from '../lib/api';
+import { ApiError, api } from '../lib/api';
 
 export const pageTransport: Transport = async ({ method, path, body, headers }) => {
   try {
@@ -11,7 +11,6 @@ export const pageTransport: Transport = async ({ method, path, body, headers }) 
   } catch (error) {
     if (error instanceof ApiError)
       return { status: error.status, body: error.body ?? { message: error.message } };
-    if (error instanceof NetworkError) throw new LocalNetworkError(error.message);
     throw error;
   }
 };

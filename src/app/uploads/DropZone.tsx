@@ -1,8 +1,8 @@
-// The uploader's drop zone and pickers (§2.6): files (.czi, .mrxs, .qptiff), or a folder holding an
-// .mrxs file and its data folder.
+// The uploader's drop zone and pickers (§2.6): slide files, or a folder holding an .mrxs file and its
+// data folder; what it takes and says comes from src/api/slide-formats.ts.
 import { useRef, useState } from 'react';
 import { Button, Group, Paper, Stack, Text } from '@mantine/core';
-import { ACCEPT_ATTRIBUTE } from '../../api/uploads';
+import { ACCEPT_ATTRIBUTE, PICKER_TEXT } from '../../api/slide-formats';
 import type { PickedFile } from '../../workers/uploads';
 import { fromDataTransfer, fromFileList } from './drop';
 
@@ -39,8 +39,7 @@ export function DropZone({ onFiles }: { onFiles: (files: PickedFile[]) => void }
       <Stack align="center" gap="xs">
         <Text fw={600}>Drop slide files here</Text>
         <Text size="sm" c="dimmed" ta="center">
-          .czi, .mrxs or .qptiff. For an .mrxs slide, drop the folder holding the .mrxs file and its data
-          folder.
+          {PICKER_TEXT}
         </Text>
         <Group>
           <Button onClick={() => files.current?.click()}>Choose Files</Button>

@@ -1,16 +1,20 @@
 // ?fixCreateUpload={fileId} (§2.3, §2.10, §5, §7): 'Create Slide Label ID' — animal first, then organ
 // (disabled with 'Select an animal first'), notes; Submit creates the slide (scan group) and applies
-// its new label to the uploaded image. The server's error shows in red.
+// its new label to the uploaded image, then shows the new ID (to write or print on the glass slide).
+// It names the file and the barcode read from it. The server's error shows in red.
 import { useEffect, useState } from 'react';
-import { Button, Group, Modal, Stack } from '@mantine/core';
+import { Anchor, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { Organ, ScanGroup } from '../../api/entities';
 import type { ListResult } from '../../api/lists';
 import { extractMessage } from '../../api/messages';
+import { UploadOwnText } from '../../api/uploads';
 import { AnimalOrganPicker, NO_ANIMAL_ORGAN } from '../forms/AnimalOrganPicker';
 import { FormError } from '../forms/FormError';
 import { NotesField } from '../forms/NotesField';
 import { useSubmit } from '../forms/use-submit';
 import { api } from '../lib/api';
+import { RepairTarget, useRepairTarget } from './RepairTarget';
+import { reportPaths } from '../reports/paths';
 import { currentClient } from './uploads-store';
 
 /** The pickers' dropdowns open above this modal, which itself sits above the uploader. */
@@ -24,9 +28,12 @@ export function FixCreateUploadModal({
   onClose: () => void;
 }) {
   const opened = fileId !== undefined;
-  const [organs, setOrgans] = useState<Organ[]>([]);
+  /** Undefined until the list is known: the picker tells an empty catalogue from one still loading. */
+  const [organs, setOrgans] = useState<Organ[]>();
   const [choice, setChoice] = useState(NO_ANIMAL_ORGAN);
   const [notes, setNotes] = useState('');
+  const [created, setCreated] = useState<ScanGroup>();
+  const target = useRepairTarget(fileId);
   const { busy, error, setError, run } = useSubmit();
   const { animal, organId } = choice;
 
@@ -44,6 +51,7 @@ export function FixCreateUploadModal({
   const close = () => {
     setChoice(NO_ANIMAL_ORGAN);
     setNotes('');
+    setCreated(undefined);
     setError(undefined);
     onClose();
   };
@@ -55,25 +63,40 @@ export function FixCreateUploadModal({
       });
       await api('POST', `/upload-groups/${fileId}/label`, { body: { scanGroupId: created.result.id } });
       await currentClient()?.refresh(fileId);
-      close();
+      setCreated(created.result);
     });
   };
 
   return (
     <Modal opened={opened} onClose={close} title="Create Slide Label ID" centered zIndex={400}>
-      <Stack>
-        <AnimalOrganPicker organs={organs} value={choice} onChange={setChoice} zIndex={ABOVE_MODALS} />
-        <NotesField value={notes} onChange={setNotes} />
-        <FormError error={error} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            Cancel
-          </Button>
-          <Button disabled={!animal || !organId} loading={busy} onClick={() => void submit()}>
-            Submit
-          </Button>
-        </Group>
-      </Stack>
+      {created ? (
+        <Stack>
+          <Text data-testid="label-created">
+            {UploadOwnText.labelCreated(created.simpleId, target.name ?? '')}
+          </Text>
+          <Group justify="flex-end">
+            <Anchor href={reportPaths.label(created.id)} target="_blank" size="sm">
+              Print Label
+            </Anchor>
+            <Button onClick={close}>Done</Button>
+          </Group>
+        </Stack>
+      ) : (
+        <Stack>
+          <RepairTarget info={target} />
+          <AnimalOrganPicker organs={organs} value={choice} onChange={setChoice} zIndex={ABOVE_MODALS} />
+          <NotesField value={notes} onChange={setNotes} />
+          <FormError error={error} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button disabled={!animal || !organId} loading={busy} onClick={() => void submit()}>
+              Submit
+            </Button>
+          </Group>
+        </Stack>
+      )}
     </Modal>
   );
 }

@@ -1,16 +1,15 @@
-// /all-recent-uploads (§2.2, issue 5): the user's uploads with their §4.3 statuses, from the local
+// /all-recent-uploads (§2.2): the user's uploads with their §4.3 statuses, from the local
 // store first (also offline), live numbers from the upload worker, and — when online — uploads this
 // browser does not know (made on another device) from /v2/upload-groups.
 import { useEffect, useMemo, useState } from 'react';
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { ListResult } from '../../api/lists';
 import { Misc } from '../../api/messages';
-import { statusFromGroup, UPLOAD_POLL_MS, type UploadGroup } from '../../api/uploads';
+import { statusFromGroup, type UploadGroup } from '../../api/uploads';
 import { watchRecords, type UploadRecord } from '../../local/uploads';
 import type { UploadView } from '../../workers/uploads';
-import { api } from '../lib/api';
 import { useMe } from '../session/session-context';
+import { uploadGroupsQuery } from './queries';
 import { UploadRow } from './UploadRow';
 import { setUploaderDialog, useUploadViews } from './uploads-store';
 
@@ -53,12 +52,7 @@ export function RecentUploadsPage() {
   const live = useUploadViews();
   const [stored, setStored] = useState<UploadRecord[]>();
   useEffect(() => watchRecords(userId, setStored), [userId]);
-  const server = useQuery({
-    queryKey: ['upload-groups', userId],
-    queryFn: () => api<ListResult<UploadGroup>>('GET', '/upload-groups?limit=100'),
-    refetchInterval: UPLOAD_POLL_MS,
-    retry: false,
-  });
+  const server = useQuery(uploadGroupsQuery(userId));
 
   const rows = useMemo(() => {
     const byId = new Map<string, UploadView>();

@@ -1,10 +1,11 @@
 // One upload in the uploader's list (§2.6, §4.3): name, the status text of the table, a progress bar
 // while bytes move, and the row's actions — Cancel, Open Image, the two label repairs, and choosing
-// the file again when the browser kept no copy.
+// the file again when the browser kept no copy; in the uploader, Clear for a row that has ended.
 import { useRef, useState } from 'react';
 import { Button, Group, Paper, Progress, Stack, Text, Tooltip } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
-import { ACCEPT_ATTRIBUTE, displayUploadStatus, formatBytes } from '../../api/uploads';
+import { ACCEPT_ATTRIBUTE } from '../../api/slide-formats';
+import { UploadOwnText, displayUploadStatus, formatBytes, isClearable } from '../../api/uploads';
 import type { UploadView } from '../../workers/uploads';
 import { AppLink } from '../lib/AppLink';
 import { truncateName } from '../lib/format';
@@ -17,10 +18,13 @@ export function UploadRow({
   view,
   selected,
   onSelect,
+  clearable = false,
 }: {
   view: UploadView;
   selected?: boolean;
   onSelect?: () => void;
+  /** Offer Clear once the row has ended (the uploader's list; /all-recent-uploads keeps its history). */
+  clearable?: boolean;
 }) {
   const d = displayUploadStatus(view);
   const navigate = useNavigate();
@@ -122,6 +126,18 @@ export function UploadRow({
                 Create Slide Label ID
               </Button>
             </>
+          )}
+          {clearable && isClearable(view) && (
+            <Button
+              size="xs"
+              variant="subtle"
+              color="gray"
+              ml="auto"
+              aria-label={`Clear ${view.name}`}
+              onClick={() => void currentClient()?.clear([view.id])}
+            >
+              {UploadOwnText.clearRow}
+            </Button>
           )}
         </Group>
       </Stack>

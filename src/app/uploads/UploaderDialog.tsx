@@ -22,21 +22,30 @@ import {
   UploadOwnText,
   displayUploadStatus,
   formatBytes,
+  isSending,
   formatSpeed,
   formatTimeLeft,
-  isSending,
+  isClearable,
+  isInFlight,
   isSlowSpeed,
+  needsLabel,
 } from '../../api/uploads';
 import type { UploadView } from '../../workers/uploads';
 import { api } from '../lib/api';
 import { useMe } from '../session/session-context';
 import { DropZone } from './DropZone';
 import { UploadRow } from './UploadRow';
-import { setUploaderDialog, uploadsClient, useUploadViews, useUploaderDialog } from './uploads-store';
+import {
+  currentClient,
+  setUploaderDialog,
+  uploadsClient,
+  useUploadViews,
+  useUploaderDialog,
+} from './uploads-store';
 
 /** Time left and speed over everything being sent, and the warning when the line is slow. */
 export function EstimateLine({ views }: { views: UploadView[] }) {
-  const sending = views.filter((v) => isSending(v.status) && !v.needsFile);
+  const sending = views.filter((v) => isSendingNow(v));
   if (sending.length === 0) return null;
   const remaining = sending.reduce((n, v) => n + (v.size - v.transferred), 0);
   const known = sending.filter((v) => v.speed !== undefined);
@@ -55,6 +64,8 @@ export function EstimateLine({ views }: { views: UploadView[] }) {
     </Stack>
   );
 }
+
+const isSendingNow = (v: UploadView) => isSending(v.status) && !v.needsFile;
 
 function Preview({ view }: { view: UploadView | undefined }) {
   const [label, setLabel] = useState<string>();
@@ -122,16 +133,27 @@ export function UploaderDialog() {
         }),
       );
   };
-  const active = views.filter((v) => isSending(v.status));
+  // The bar counts what is still under way: finished and failed rows are in the list, not in the count.
+  const inFlight = views.filter((v) => isInFlight(v.status)).length;
+  const labelsWanted = views.filter((v) => needsLabel(v.status)).length;
+  // Rows waiting for a label stay: clearing them in bulk would lose the way to link their image.
+  const finished = views.filter((v) => isClearable(v) && !needsLabel(v.status)).map((v) => v.id);
 
   if (dialog === 'collapsed')
     return (
       <Affix position={{ bottom: 16, right: 16 }} zIndex={300}>
         <Paper withBorder shadow="md" p="sm" radius="md" w={320} data-testid="uploader-collapsed">
           <Group justify="space-between" wrap="nowrap">
-            <Text size="sm" fw={600}>
-              {active.length ? `Uploading ${active.length} of ${views.length}` : `Uploads (${views.length})`}
-            </Text>
+            <Stack gap={0}>
+              <Text size="sm" fw={600} data-testid="uploads-in-flight">
+                {UploadOwnText.inFlight(inFlight)}
+              </Text>
+              {labelsWanted > 0 && (
+                <Text size="xs" c="red">
+                  {UploadOwnText.needLabel(labelsWanted)}
+                </Text>
+              )}
+            </Stack>
             <Group gap={4} wrap="nowrap">
               <Button size="xs" variant="light" onClick={() => setUploaderDialog('open')}>
                 Expand
@@ -170,7 +192,14 @@ export function UploaderDialog() {
           <Stack gap="md">
             <DropZone onFiles={add} />
             <EstimateLine views={views} />
-            <Title order={5}>Current Uploads</Title>
+            <Group justify="space-between">
+              <Title order={5}>Current Uploads</Title>
+              {finished.length > 0 && (
+                <Button size="xs" variant="subtle" onClick={() => void currentClient()?.clear(finished)}>
+                  {UploadOwnText.clearFinished}
+                </Button>
+              )}
+            </Group>
             {views.length === 0 ? (
               <Text size="sm" c="dimmed">
                 No uploads yet.
@@ -182,6 +211,7 @@ export function UploaderDialog() {
                   view={v}
                   selected={v.id === selected}
                   onSelect={() => setSelected(v.id)}
+                  clearable
                 />
               ))
             )}

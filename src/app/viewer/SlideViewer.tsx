@@ -44,6 +44,10 @@ export function SlideViewer({ imageId, manifest, options, channels, onViewer }: 
         animationTime: 0.6,
         gestureSettingsTouch: { pinchRotate: false },
         crossOriginPolicy: false,
+        // A low-resolution tile of a slide still being processed may answer 503 until its pyramid is
+        // written (docs/formats.md "Viewable at once"): asked again for a minute, then left as a gap.
+        tileRetryMax: 6,
+        tileRetryDelay: 10_000,
       });
       manifest.layers.forEach((layer, index) =>
         created!.addTiledImage({

@@ -27,6 +27,7 @@ import { Misc, extractMessage } from '../../api/messages';
 import { tilesPath, type LayersManifest } from '../../api/tiles';
 import type { LocalDb } from '../../local/db';
 import { readRow, readRowsWhere } from '../../local/read';
+import { NetworkError } from '../../local/transport';
 import { api } from '../lib/api';
 import { useObserved } from '../sync/hooks';
 import { hexToRgb, type ChannelDisplay } from './adjust';
@@ -214,7 +215,13 @@ export function ImageCanvas({
     [manifest.data],
   );
   useEffect(() => setChannels(initial), [initial]);
-  if (manifest.isError) return <Alert color="red">{extractMessage(manifest.error)}</Alert>;
+  // Offline, an image never opened here has no cached manifest: say so, not the browser's fetch error.
+  if (manifest.isError)
+    return manifest.error instanceof NetworkError ? (
+      <Alert color="gray">{Misc.imageOffline}</Alert>
+    ) : (
+      <Alert color="red">{extractMessage(manifest.error)}</Alert>
+    );
   if (!manifest.data) return <Text c="dimmed">Loading...</Text>;
   const controls = (
     <ViewerControls

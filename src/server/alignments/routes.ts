@@ -1,30 +1,24 @@
 // /v2/alignments/rigids: request a rigid alignment (createOrganizationAlignments, own organization),
-// list with the §3 query filters, read one. The alignment itself is computed elsewhere; a new one
-// waits as `active` (docs/decisions.md).
+// list with the §3 query filters, read one. A new one is `active` and queued for the 'align-rigid' job
+// (job.ts), which takes it to processing, then fulfilled or failed.
 import crypto from 'node:crypto';
 import { and, asc, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  AlignmentCreateBody,
-  AlignmentListQuery,
-  AlignmentResult,
-  AlignmentText,
-} from '../../api/alignments';
-import { Id, listEnvelope } from '../../api/common';
+import { AlignmentCreateBody, AlignmentListQuery, AlignmentResult } from '../../api/alignments';
+import { IdParams, listEnvelope } from '../../api/common';
 import { AlignmentRigid } from '../../api/entities';
 import { recordActivity } from '../activities/record';
+import { ALIGN_RIGID } from '../jobs/kinds';
+import { enqueue } from '../jobs/queue';
 import type { ScopeColumns } from '../db/read-scope-sql';
 import { readScopeSql } from '../db/read-scope-sql';
 import { alignmentRigids } from '../db/schema';
-import { badRequest } from '../http/errors';
+import { apiError } from '../http/errors';
 import { accessOf, assertCreate, assertReadable, scopeOf } from '../http/guard';
 import { readableImage } from '../reviews/repository';
 
 type AlignmentRow = typeof alignmentRigids.$inferSelect;
-
-const IdParams = z.object({ id: Id });
 
 /** Readable in the own organization and teams, and by the creator (docs/decisions.md). */
 const scope: ScopeColumns = {
@@ -127,16 +121,13 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
       assertCreate(request, 'AlignmentRigid', values, Object.keys(body));
       const { referenceImageId, targetImageId } = body.inputData;
       if (referenceImageId === targetImageId)
-        throw badRequest(`body.alignmentRigid.inputData.targetImageId: ${AlignmentText.sameImage}`);
+        throw apiError('ALIGNMENT_SAME_IMAGE', { field: 'body.alignmentRigid.inputData.targetImageId' });
       for (const [field, imageId] of [
         ['referenceImageId', referenceImageId],
         ['targetImageId', targetImageId],
       ] as const) {
         if (!(await readableImage(db, request, imageId)))
-          throw badRequest(
-            `body.alignmentRigid.inputData.${field}: ${AlignmentText.unknownImage}`,
-            'UNKNOWN_IMAGE',
-          );
+          throw apiError('UNKNOWN_IMAGE', { field: `body.alignmentRigid.inputData.${field}` });
       }
       const row = await db.transaction(async (tx) => {
         const [created] = await tx.insert(alignmentRigids).values(values).returning();
@@ -148,8 +139,10 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
           creatorUserId: actor.userId,
           organizationId: actor.orgId,
         });
+        await enqueue(tx, ALIGN_RIGID, { alignmentId: created.id });
         return created;
       });
+      app.ctx.jobs.nudge();
       return { result: toAlignment(row) };
     },
   );

@@ -3,12 +3,11 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { AnnotationPatchBody } from '../../api/annotations';
-import { AnnotationText } from '../../api/annotations';
 import type { Annotation } from '../../api/entities';
 import type { Db } from '../db/client';
 import type { ScopeColumns } from '../db/read-scope-sql';
 import { annotations } from '../db/schema';
-import { badRequest } from '../http/errors';
+import { apiError } from '../http/errors';
 import { accessOf } from '../http/guard';
 import { findReview, readableImage } from '../reviews/repository';
 import { reviewSubject } from '../reviews/rules';
@@ -65,12 +64,12 @@ export async function checkAnnotationReferences(
   refs: { imageId: string; sourceImageId: string | null; reviewId: string | null },
 ): Promise<void> {
   if (!(await readableImage(db, request, refs.imageId)))
-    throw badRequest(`body.annotation.imageId: ${AnnotationText.unknownImage}`, 'UNKNOWN_IMAGE');
+    throw apiError('UNKNOWN_IMAGE', { field: 'body.annotation.imageId' });
   if (refs.sourceImageId && !(await readableImage(db, request, refs.sourceImageId)))
-    throw badRequest(`body.annotation.sourceImageId: ${AnnotationText.unknownImage}`, 'UNKNOWN_IMAGE');
+    throw apiError('UNKNOWN_IMAGE', { field: 'body.annotation.sourceImageId' });
   if (refs.reviewId) {
     const review = await findReview(db, refs.reviewId);
     if (!review || !accessOf(request).ability.can('read', asSubject('Review', reviewSubject(review))))
-      throw badRequest(`body.annotation.reviewId: ${AnnotationText.unknownReview}`, 'UNKNOWN_REVIEW');
+      throw apiError('UNKNOWN_REVIEW', { field: 'body.annotation.reviewId' });
   }
 }

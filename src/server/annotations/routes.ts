@@ -3,7 +3,6 @@
 import crypto from 'node:crypto';
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   AnnotationCounts,
   AnnotationCountsQuery,
@@ -11,9 +10,8 @@ import {
   AnnotationListQuery,
   AnnotationPatchBody,
   AnnotationResult,
-  DeletedResult,
 } from '../../api/annotations';
-import { Id, listEnvelope } from '../../api/common';
+import { DeletedResult, IdParams, listEnvelope } from '../../api/common';
 import { Annotation } from '../../api/entities';
 import { recordActivity } from '../activities/record';
 import { readScopeSql } from '../db/read-scope-sql';
@@ -26,8 +24,6 @@ import {
   findAnnotation,
   toAnnotation,
 } from './repository';
-
-const IdParams = z.object({ id: Id });
 
 export const annotationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx;

@@ -1,4 +1,5 @@
-// Password hashing with argon2id (OWASP's recommended parameters) and random secrets.
+// Password hashing with argon2id (OWASP's recommended parameters), and the passwords generated for the
+// console. Random secrets and token hashes are in secrets/random-secrets.ts.
 import crypto from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 
@@ -14,9 +15,6 @@ export async function verifyPassword(passwordHash: string | null, password: stri
   return ok && passwordHash !== null;
 }
 const dummyHash = hash('not-a-password', OPTIONS);
-
-export const randomSecret = (bytes = 32) => crypto.randomBytes(bytes).toString('base64url');
-export const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 
 /** A password a person can type from the console: 4 groups of 5 letters and digits. */
 export function generatePassword(): string {

@@ -22,19 +22,18 @@ import {
 import { Ok } from '../../api/common';
 import { AuthText } from '../../api/messages';
 import { authNonces, registrationRequests, users } from '../db/schema';
-import { badRequest, forbidden, unauthorized } from '../http/errors';
+import { apiError } from '../http/errors';
 import { ACCESS_COOKIE, REFRESH_COOKIE, actorOf, loadActor } from '../http/authenticate';
 import { linkOrigin } from '../http/origins';
-import { findUser, findUserByEmail, toOrganization, toUser } from '../users/repository';
-import { hashPassword, randomSecret, verifyPassword } from './passwords';
-import {
-  RESET_TTL_MS,
-  actionLink,
-  createActionToken,
-  dropActionTokens,
-  spendActionToken,
-} from './action-tokens';
-import { assertMailAllowed, clearLoginLimits, loginSucceeded, reserveLoginAttempt } from './rate-limit';
+import { toOrganization } from '../organizations/entities';
+import { findUser, findUserByEmail, toUser } from '../users/repository';
+import { hashPassword, verifyPassword } from './passwords';
+import { forgetPasswordGenerated, isPasswordGenerated } from './generated-password';
+import { actionLink } from '../action-tokens/links';
+import { RESET_TTL_MS, createActionToken, dropActionTokens, spendActionToken } from '../action-tokens/tokens';
+import { assertMailAllowed } from '../rate-limits/mail';
+import { clearLoginLimits, loginSucceeded, reserveLoginAttempt } from '../rate-limits/sign-in';
+import { randomSecret } from '../secrets/random-secrets';
 
 const NONCE_TTL_MS = 5 * 60_000;
 const Message = z.object({ message: z.string() });
@@ -63,7 +62,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const signIn = async (reply: FastifyReply, userId: string) => {
     const actor = await loadActor(app, userId);
-    if (!actor) throw unauthorized(AuthText.userInactive, 'USER_INACTIVE');
+    if (!actor) throw apiError('USER_INACTIVE');
     const result = await sessions.start({ userId, organizationId: actor.organization.id });
     setCookies(reply, result);
     return { ...result, user: toUser(actor.user) };
@@ -92,12 +91,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       if (app.ctx.botCheck) {
         const human = await app.ctx.botCheck.verify(cloudflareToken, request.ip);
         const nonceOk = nonceVal ? await consumeNonce(nonceVal) : true;
-        if (!human || !nonceOk) throw badRequest(AuthText.botCheckFailed, 'BOT_CHECK_FAILED');
+        if (!human || !nonceOk) throw apiError('BOT_CHECK_FAILED');
       }
       const user = await findUserByEmail(db, email);
       if (!(await verifyPassword(user?.passwordHash ?? null, password)) || !user)
-        throw unauthorized(AuthText.invalidCredentials, 'INVALID_CREDENTIALS');
-      if (user.status !== 'active') throw unauthorized(AuthText.userInactive, 'USER_INACTIVE');
+        throw apiError('INVALID_CREDENTIALS');
+      if (user.status !== 'active') throw apiError('USER_INACTIVE');
       await loginSucceeded(db, email, request.ip);
       return signIn(reply, user.id);
     },
@@ -108,7 +107,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { public: true }, schema: { body: RefreshBody, response: { 200: AuthResult } } },
     async (request, reply) => {
       const token = request.body?.token ?? request.cookies[REFRESH_COOKIE];
-      if (!token) throw unauthorized(AuthText.invalidToken, 'INVALID_REFRESH_TOKEN');
+      if (!token) throw apiError('INVALID_REFRESH_TOKEN');
       try {
         const result = await sessions.rotate(token, claimsFor);
         setCookies(reply, result);
@@ -141,6 +140,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       user: toUser(actor.user),
       organization: await toOrganization(db, actor.organization),
       effectivePolicies: actor.policies,
+      passwordChangeAdvised: await isPasswordGenerated(db, actor.user.id),
     };
   });
 
@@ -150,7 +150,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { user } = actorOf(request);
       if (!(await verifyPassword(user.passwordHash, request.body.oldPassword)))
-        throw badRequest(AuthText.wrongOldPassword, 'WRONG_PASSWORD');
+        throw apiError('WRONG_PASSWORD');
       await db
         .update(users)
         .set({ passwordHash: await hashPassword(request.body.newPassword), updatedAt: new Date() })
@@ -158,6 +158,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       // The other sessions end (a thief's among them); this one goes on. Reset links out stop working.
       await sessions.revokeAllFor(user.id, request.sessionId);
       await dropActionTokens(db, user.id, 'reset');
+      await forgetPasswordGenerated(db, user.id);
       return { ok: true as const };
     },
   );
@@ -187,12 +188,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { public: true }, schema: { body: ResetPasswordBody, response: { 200: Ok } } },
     async (request) => {
       const userId = await spendActionToken(db, request.body.token, 'reset');
-      if (!userId) throw badRequest(AuthText.resetTokenInvalid, 'INVALID_RESET_TOKEN');
+      if (!userId) throw apiError('INVALID_RESET_TOKEN');
       await db
         .update(users)
         .set({ passwordHash: await hashPassword(request.body.password), updatedAt: new Date() })
         .where(eq(users.id, userId));
       await sessions.revokeAllFor(userId);
+      await forgetPasswordGenerated(db, userId);
       const user = await findUser(db, userId);
       if (user) await clearLoginLimits(db, user.email);
       return { ok: true as const };
@@ -205,7 +207,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const userId = await spendActionToken(db, request.body.token, 'activate');
       const user = userId && (await findUser(db, userId));
-      if (!user) throw badRequest(AuthText.activationTokenInvalid, 'INVALID_ACTIVATION_TOKEN');
+      if (!user) throw apiError('INVALID_ACTIVATION_TOKEN');
       await db
         .update(users)
         .set({
@@ -242,7 +244,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { policies } = actorOf(request);
       const missing = request.body.requiredPolicies.filter((p) => !policies.includes(p));
-      if (missing.length) throw forbidden(AuthText.missingPolicies, 'MISSING_POLICIES');
+      if (missing.length) throw apiError('MISSING_POLICIES');
       return { allowed: true as const };
     },
   );
@@ -262,13 +264,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { public: true }, schema: { body: GoogleLoginBody, response: { 200: AuthResult } } },
     async (request, reply) => {
       const verifier = app.ctx.google;
-      if (!verifier) throw badRequest(AuthText.googleDisabled, 'GOOGLE_DISABLED');
+      if (!verifier) throw apiError('GOOGLE_DISABLED');
       const identity = await verifier.verify(request.body.token);
       if (!identity || identity.nonce !== request.body.nonce || !(await consumeNonce(request.body.nonce)))
-        throw unauthorized(AuthText.googleTokenInvalid, 'GOOGLE_TOKEN_INVALID');
+        throw apiError('GOOGLE_TOKEN_INVALID');
       const user = await findUserByEmail(db, identity.email);
-      if (!user || user.status !== 'active')
-        throw unauthorized(AuthText.invalidCredentials, 'INVALID_CREDENTIALS');
+      if (!user || user.status !== 'active') throw apiError('INVALID_CREDENTIALS');
       return signIn(reply, user.id);
     },
   );

@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { settings } from '../db/schema';
-import { randomSecret } from './passwords';
+import { randomSecret } from '../secrets/random-secrets';
 
 export async function loadSigningSecret(db: Db, configured?: string): Promise<Uint8Array> {
   if (configured) return new TextEncoder().encode(configured);

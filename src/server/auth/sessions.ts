@@ -13,12 +13,11 @@ import {
   REFRESH_TOKEN_TTL_SECONDS,
   SESSION_CHECK_CACHE_SECONDS,
 } from '../../api/constants';
-import { AuthText } from '../../api/messages';
 import { AuthResult } from '../../api/auth';
 import type { Db } from '../db/client';
 import { refreshTokens, sessions } from '../db/schema';
-import { unauthorized } from '../http/errors';
-import { randomSecret, sha256 } from './passwords';
+import { apiError } from '../http/errors';
+import { randomSecret, sha256 } from '../secrets/random-secrets';
 
 /** Bound on the verified-token memo (one entry per live session token). */
 const VERIFIED_TOKENS_KEPT = 10_000;
@@ -76,7 +75,7 @@ export class Sessions {
       }
       return claims;
     } catch {
-      throw unauthorized(AuthText.invalidToken, 'INVALID_TOKEN');
+      throw apiError('INVALID_TOKEN');
     }
   }
 
@@ -107,7 +106,7 @@ export class Sessions {
       live = row !== undefined && row.endedAt === null;
       this.remember(sessionId, live);
     }
-    if (!live) throw unauthorized(AuthText.invalidToken, 'INVALID_TOKEN');
+    if (!live) throw apiError('INVALID_TOKEN');
   }
 
   private newRefresh(userId: string, familyId: string) {
@@ -145,7 +144,7 @@ export class Sessions {
     claimsFor: (userId: string) => Promise<AccessClaims | undefined>,
   ): Promise<AuthResult> {
     const [id, secret] = token.split('.');
-    const invalid = () => unauthorized(AuthText.invalidToken, 'INVALID_REFRESH_TOKEN');
+    const invalid = () => apiError('INVALID_REFRESH_TOKEN');
     if (!id || !secret || !/^[0-9a-f-]{36}$/.test(id)) throw invalid();
     const [row] = await this.db.select().from(refreshTokens).where(eq(refreshTokens.id, id));
     if (!row || row.secretHash !== sha256(secret)) throw invalid();
@@ -186,7 +185,7 @@ export class Sessions {
       if (pair) return pair;
     }
     await this.revokeFamily(row.familyId);
-    throw unauthorized(AuthText.refreshReused, 'REFRESH_TOKEN_REUSED');
+    throw apiError('REFRESH_TOKEN_REUSED');
   }
 
   /** Ends one session: its access tokens and every refresh token of its family. */

@@ -3,7 +3,7 @@
 import { inArray } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
-import { badRequest } from '../http/errors';
+import type { HttpError } from '../http/errors';
 
 /** The first of `ids` with no row in `table`, or undefined when all exist. */
 export async function firstMissing(
@@ -21,14 +21,14 @@ export async function firstMissing(
   return wanted.find((id) => !found.has(id));
 }
 
-/** Throws a 400 with `message(id)` when any of `ids` does not exist. */
+/** Throws `refusal(id)` (a 400 naming the field) when any of `ids` does not exist. */
 export async function assertExist(
   db: Db,
   table: PgTable,
   idColumn: PgColumn,
   ids: readonly string[] | null | undefined,
-  message: (id: string) => string,
+  refusal: (id: string) => HttpError,
 ): Promise<void> {
   const missing = await firstMissing(db, table, idColumn, ids ?? []);
-  if (missing !== undefined) throw badRequest(message(missing), 'NO_SUCH_REFERENCE');
+  if (missing !== undefined) throw refusal(missing);
 }

@@ -4,14 +4,13 @@ import crypto from 'node:crypto';
 import { and, eq, ilike, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CatalogText, OrganCreateBody, OrganListQuery, OrganPatchBody } from '../../api/catalog';
-import { listEnvelope } from '../../api/common';
+import { OrganCreateBody, OrganListQuery, OrganPatchBody } from '../../api/catalog';
+import { DeletedResult, IdParams, listEnvelope } from '../../api/common';
 import { Organ } from '../../api/entities';
-import { Deleted, IdParams } from '../../api/organizations';
 import { recordActivity } from '../activities/record';
 import type { Db } from '../db/client';
 import { organs, pipelines, predictors, scanGroups } from '../db/schema';
-import { conflict, notFound } from '../http/errors';
+import { apiError, notFound } from '../http/errors';
 import { accessOf, assertCan, assertUpdate } from '../http/guard';
 import { likePattern } from '../organizations/like';
 import { changedOnly } from '../organizations/validate';
@@ -32,7 +31,7 @@ async function assertUnique(db: Db, name: string, animal: string, exceptId?: str
     .select({ id: organs.id })
     .from(organs)
     .where(and(...where));
-  if (clash) throw conflict(CatalogText.organExists, 'ORGAN_EXISTS');
+  if (clash) throw apiError('ORGAN_EXISTS');
 }
 
 export const organRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -140,7 +139,7 @@ export const organRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete('/:id', { schema: { params: IdParams, response: { 200: Deleted } } }, async (request) => {
+  app.delete('/:id', { schema: { params: IdParams, response: { 200: DeletedResult } } }, async (request) => {
     const { actor } = accessOf(request);
     const row = await find(request.params.id);
     if (!row) throw notFound('Organ');
@@ -149,7 +148,7 @@ export const organRoutes: FastifyPluginAsyncZod = async (app) => {
       // One after another: a transaction is one connection, which runs one query at a time.
       for (const table of [scanGroups, pipelines, predictors]) {
         const [hit] = await tx.select({ id: table.id }).from(table).where(eq(table.organId, row.id)).limit(1);
-        if (hit) throw conflict(CatalogText.organInUse, 'ORGAN_IN_USE');
+        if (hit) throw apiError('ORGAN_IN_USE');
       }
       await tx.delete(organs).where(eq(organs.id, row.id));
       await recordDeletion(tx, 'organs', [row.id]);

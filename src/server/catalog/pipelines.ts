@@ -5,21 +5,15 @@ import crypto from 'node:crypto';
 import { and, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  CatalogText,
-  PIPELINE_SET_FIELDS,
-  PipelineCreateBody,
-  PipelineListQuery,
-  PipelinePatchBody,
-} from '../../api/catalog';
-import { listEnvelope } from '../../api/common';
+import { PipelineCreateBody, PipelineListQuery, PipelinePatchBody } from '../../api/catalog';
+import { DeletedResult, IdParams, listEnvelope } from '../../api/common';
 import { Pipeline } from '../../api/entities';
-import { Deleted, IdParams } from '../../api/organizations';
+import { SET_FIELDS } from '../../api/set-fields';
 import { recordActivity } from '../activities/record';
 import type { Db } from '../db/client';
 import { organizations, organs, pipelines, predictors, scanOrders } from '../db/schema';
 import { readScopeSql, type ScopeColumns } from '../db/read-scope-sql';
-import { conflict, notFound } from '../http/errors';
+import { apiError, notFound } from '../http/errors';
 import { accessOf, assertCan, assertReadable, assertUpdate, scopeOf } from '../http/guard';
 import { likePattern } from '../organizations/like';
 import { resolveSets, sameSet } from '../organizations/set-ops';
@@ -40,11 +34,13 @@ async function checkReferences(
   p: { organId?: string | null; predictorIds?: string[]; assigneeOrgIds?: string[] },
 ) {
   await assertExist(db, organs, organs.id, p.organId ? [p.organId] : [], () =>
-    CatalogText.noOrgan('organId'),
+    apiError('NO_SUCH_ORGAN', { field: 'organId' }),
   );
-  await assertExist(db, predictors, predictors.id, p.predictorIds, CatalogText.noPredictor);
+  await assertExist(db, predictors, predictors.id, p.predictorIds, (id) =>
+    apiError('NO_SUCH_PREDICTOR', { id }),
+  );
   await assertExist(db, organizations, organizations.id, p.assigneeOrgIds, (id) =>
-    CatalogText.noOrganization('assigneeOrgIds', id),
+    apiError('NO_SUCH_ORGANIZATION', { field: 'assigneeOrgIds', id }),
   );
 }
 
@@ -134,9 +130,9 @@ export const pipelineRoutes: FastifyPluginAsyncZod = async (app) => {
           .for('update');
         if (!stored) throw notFound('Pipeline');
         const entity = request.body.pipeline ?? {};
-        const sets = resolveSets(PIPELINE_SET_FIELDS, stored, entity, request.body);
+        const sets = resolveSets(SET_FIELDS.pipelines, stored, entity, request.body);
         const patch = changedOnly(stored, { name: entity.name, organId: entity.organId });
-        for (const f of PIPELINE_SET_FIELDS) {
+        for (const f of SET_FIELDS.pipelines) {
           const next = sets[f];
           if (next && !sameSet(next, stored[f])) patch[f] = next;
         }
@@ -162,7 +158,7 @@ export const pipelineRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete('/:id', { schema: { params: IdParams, response: { 200: Deleted } } }, async (request) => {
+  app.delete('/:id', { schema: { params: IdParams, response: { 200: DeletedResult } } }, async (request) => {
     const { actor } = accessOf(request);
     const row = await find(request.params.id);
     assertReadable(request, 'Pipeline', row, 'Pipeline');
@@ -173,7 +169,7 @@ export const pipelineRoutes: FastifyPluginAsyncZod = async (app) => {
         .from(scanOrders)
         .where(eq(scanOrders.pipelineId, row.id))
         .limit(1);
-      if (used) throw conflict(CatalogText.pipelineInUse, 'PIPELINE_IN_USE');
+      if (used) throw apiError('PIPELINE_IN_USE');
       await tx.delete(pipelines).where(eq(pipelines.id, row.id));
       await recordDeletion(tx, 'pipelines', [row.id]);
       await recordActivity(tx, {

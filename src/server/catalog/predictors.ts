@@ -5,19 +5,17 @@ import { and, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  CatalogText,
   PredictorCreateBody,
   PredictorListQuery,
   PredictorPatchBody,
   type PredictorFields,
 } from '../../api/catalog';
-import { listEnvelope } from '../../api/common';
+import { DeletedResult, IdParams, listEnvelope } from '../../api/common';
 import { Predictor } from '../../api/entities';
-import { Deleted, IdParams } from '../../api/organizations';
 import { recordActivity } from '../activities/record';
 import type { Db } from '../db/client';
 import { organizations, organs, pipelines, predictors } from '../db/schema';
-import { conflict, notFound } from '../http/errors';
+import { apiError, notFound } from '../http/errors';
 import { accessOf, assertCan, assertUpdate } from '../http/guard';
 import { likePattern } from '../organizations/like';
 import { sqlArray } from '../users/repository';
@@ -32,10 +30,10 @@ type Fields = Partial<z.output<typeof PredictorFields>>;
 
 async function checkReferences(db: Db, p: Fields) {
   await assertExist(db, organs, organs.id, p.organId ? [p.organId] : [], () =>
-    CatalogText.noOrgan('organId'),
+    apiError('NO_SUCH_ORGAN', { field: 'organId' }),
   );
   await assertExist(db, organizations, organizations.id, p.organizationId ? [p.organizationId] : [], (id) =>
-    CatalogText.noOrganization('organizationId', id),
+    apiError('NO_SUCH_ORGANIZATION', { field: 'organizationId', id }),
   );
 }
 
@@ -155,7 +153,7 @@ export const predictorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete('/:id', { schema: { params: IdParams, response: { 200: Deleted } } }, async (request) => {
+  app.delete('/:id', { schema: { params: IdParams, response: { 200: DeletedResult } } }, async (request) => {
     const { actor } = accessOf(request);
     const row = await find(request.params.id);
     if (!row) throw notFound('Predictor');
@@ -166,7 +164,7 @@ export const predictorRoutes: FastifyPluginAsyncZod = async (app) => {
         .from(pipelines)
         .where(sql`${pipelines.predictorIds} @> ${sqlArray([row.id])}`)
         .limit(1);
-      if (used) throw conflict(CatalogText.predictorInUse, 'PREDICTOR_IN_USE');
+      if (used) throw apiError('PREDICTOR_IN_USE');
       await tx.delete(predictors).where(eq(predictors.id, row.id));
       await recordDeletion(tx, 'predictors', [row.id]);
       await recordActivity(tx, {

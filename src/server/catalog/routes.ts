@@ -4,10 +4,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { organRoutes } from './organs';
 import { pipelineRoutes } from './pipelines';
 import { predictorRoutes } from './predictors';
-import { catalogSyncSources } from './sync';
 
 export const catalogRoutes: FastifyPluginAsync = async (v2) => {
-  catalogSyncSources();
   await v2.register(organRoutes, { prefix: '/organs' });
   await v2.register(pipelineRoutes, { prefix: '/pipelines' });
   await v2.register(predictorRoutes, { prefix: '/predictors' });

@@ -1,6 +1,6 @@
 // Organs, pipelines and predictors in the sync feed (DESIGN "Pull"), readable per src/access scopes.
 import { organs, pipelines, predictors } from '../db/schema';
-import { registerSyncSource } from '../sync/kinds';
+import type { SyncSource } from '../sync/kinds';
 import {
   toOrgan,
   toPipeline,
@@ -10,8 +10,8 @@ import {
   type PredictorRow,
 } from './entities';
 
-export function catalogSyncSources(): void {
-  registerSyncSource({
+export const catalogSyncSources: readonly SyncSource[] = [
+  {
     kind: 'organs',
     type: 'Organ',
     table: organs,
@@ -19,8 +19,8 @@ export function catalogSyncSources(): void {
     changeSeqColumn: organs.changeSeq,
     scope: {},
     toEntities: async (_db, rows) => rows.map((r) => toOrgan(r as OrganRow)),
-  });
-  registerSyncSource({
+  },
+  {
     kind: 'pipelines',
     type: 'Pipeline',
     table: pipelines,
@@ -28,8 +28,8 @@ export function catalogSyncSources(): void {
     changeSeqColumn: pipelines.changeSeq,
     scope: { assigneeOrgIds: pipelines.assigneeOrgIds },
     toEntities: async (_db, rows) => rows.map((r) => toPipeline(r as PipelineRow)),
-  });
-  registerSyncSource({
+  },
+  {
     kind: 'predictors',
     type: 'Predictor',
     table: predictors,
@@ -37,5 +37,5 @@ export function catalogSyncSources(): void {
     changeSeqColumn: predictors.changeSeq,
     scope: { organizationId: predictors.organizationId, creatorUserId: predictors.creatorUserId },
     toEntities: async (_db, rows) => rows.map((r) => toPredictor(r as PredictorRow)),
-  });
-}
+  },
+];

@@ -26,7 +26,36 @@ export interface Database {
     params?: unknown[],
     options?: { prepared?: boolean },
   ): Promise<T[]>;
+  /**
+   * PostgreSQL only: a connection of its own, held by its user (a session-level advisory lock lives
+   * as long as the connection holding it), and LISTEN on a channel. Absent on PGlite, which one
+   * process owns: there, in-process locks suffice.
+   */
+  shared?: SharedSessions;
+  /**
+   * Calls `onPayload` for each NOTIFY on `channel` (sent by any process on PostgreSQL, by this one on
+   * PGlite), delivered when the notifying transaction commits. Returns the unsubscribe.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /** PGlite only: the whole data directory as a tarball, which `OpenOptions.pgliteDump` takes. */
+  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
+}
+
+/** What several processes on one PostgreSQL use to coordinate. */
+export interface SharedSessions {
+  /** A connection from a pool of its own (not the queries' pool), until `release()`. */
+  session(): Promise<HeldSession>;
+  /** Database.listen, on one LISTEN connection of this process. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /** NOTIFY `channel` with `payload`. */
+  notify(channel: string, payload: string): Promise<void>;
+}
+
+export interface HeldSession {
+  query<T = Record<string, unknown>>(sqlText: string, params?: unknown[]): Promise<T[]>;
+  /** Gives the connection back; `broken`: close it instead (its locks go with it). */
+  release(broken?: boolean): void;
 }
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -54,13 +83,21 @@ async function migrateAndVacuum(run: Run, migrateNow: () => Promise<void>): Prom
     await run('VACUUM (ANALYZE) scan_groups, studies');
 }
 
-/** `location`: a postgres:// URL, a directory for PGlite, or 'memory://' for a throwaway PGlite. */
-export async function openDatabase(location: string): Promise<Database> {
-  if (/^postgres(ql)?:\/\//.test(location)) return openPostgres(location);
-  return openPglite(location);
+export interface OpenOptions {
+  /**
+   * PGlite only: start from this data directory (a `dumpDataDir()` tarball) instead of creating an
+   * empty one. Creating a cluster is PGlite's slowest step; the tests start hundreds of databases.
+   */
+  pgliteDump?: Blob;
 }
 
-async function openPglite(location: string): Promise<Database> {
+/** `location`: a postgres:// URL, a directory for PGlite, or 'memory://' for a throwaway PGlite. */
+export async function openDatabase(location: string, options: OpenOptions = {}): Promise<Database> {
+  if (/^postgres(ql)?:\/\//.test(location)) return openPostgres(location);
+  return openPglite(location, options.pgliteDump);
+}
+
+async function openPglite(location: string, dump?: Blob): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
@@ -68,7 +105,8 @@ async function openPglite(location: string): Promise<Database> {
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   if (location !== 'memory://') fs.mkdirSync(location, { recursive: true });
   const extensions = { pg_trgm };
-  const client = location === 'memory://' ? new PGlite({ extensions }) : new PGlite(location, { extensions });
+  const opts = { extensions, ...(dump ? { loadDataDir: dump } : {}) };
+  const client = location === 'memory://' ? new PGlite(opts) : new PGlite(location, opts);
   await client.waitReady;
   const db = drizzle({ client, schema, casing: 'snake_case' });
   await migrateAndVacuum(
@@ -82,6 +120,11 @@ async function openPglite(location: string): Promise<Database> {
       await client.exec(text);
     },
     query: async <T>(text: string, params?: unknown[]) => (await client.query<T>(text, params)).rows,
+    listen: async (channel, onPayload) => {
+      const stop = await client.listen(channel, onPayload);
+      return () => stop();
+    },
+    dumpDataDir: () => client.dumpDataDir('none'),
     close: () => client.close(),
   };
 }
@@ -111,6 +154,7 @@ async function openPostgres(url: string): Promise<Database> {
   // the pool replaces it on the next query.
   pool.on('error', () => undefined);
   const db = drizzle({ client: pool, schema, casing: 'snake_case' });
+  const shared = sharedSessions(pg, url);
   await migrateAndVacuum(
     async (text) => (await pool.query(text)).rows as Array<Record<string, unknown>>,
     () => migrate(db, { migrationsFolder }),
@@ -128,6 +172,64 @@ async function openPostgres(url: string): Promise<Database> {
         : await pool.query(text, params as unknown[]);
       return result.rows as T[];
     },
-    close: () => pool.end(),
+    shared,
+    listen: (channel, onPayload) => shared.listen(channel, onPayload),
+    close: async () => {
+      await Promise.all([pool.end(), shared.end()]);
+    },
+  };
+}
+
+/** Held sessions and LISTEN for one PostgreSQL URL, each on connections of their own, opened lazily. */
+function sharedSessions(
+  pg: typeof import('pg').default,
+  url: string,
+): SharedSessions & { end(): Promise<void> } {
+  // Each held session is an upload being written: many at once are normal, so the pool is wide.
+  const held = new pg.Pool({ connectionString: url, max: 64 });
+  held.on('error', () => undefined);
+  let listener: Promise<import('pg').Client> | undefined;
+  const handlers = new Map<string, Set<(payload: string) => void>>();
+  const listening = () =>
+    (listener ??= (async () => {
+      const client = new pg.Client({ connectionString: url });
+      client.on('error', () => undefined);
+      client.on('notification', (n) => {
+        for (const fn of handlers.get(n.channel) ?? []) fn(n.payload ?? '');
+      });
+      await client.connect();
+      return client;
+    })().catch((error: unknown) => {
+      listener = undefined; // a failed connection is not kept: the next listen tries again
+      throw error;
+    }));
+  const quoted = (channel: string) => `"${channel.replaceAll('"', '""')}"`;
+  return {
+    async session() {
+      const client = await held.connect();
+      return {
+        query: async <T>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as T[],
+        release: (broken) => client.release(broken),
+      };
+    },
+    async listen(channel, onPayload) {
+      const client = await listening();
+      let set = handlers.get(channel);
+      if (!set) {
+        handlers.set(channel, (set = new Set()));
+        await client.query(`LISTEN ${quoted(channel)}`);
+      }
+      set.add(onPayload);
+      return async () => {
+        set.delete(onPayload);
+      };
+    },
+    async notify(channel, payload) {
+      await held.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
+    async end() {
+      const client = listener && (await listener.catch(() => undefined));
+      await Promise.all([held.end(), client?.end()]);
+    },
   };
 }

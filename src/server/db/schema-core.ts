@@ -57,6 +57,8 @@ export const organizations = pgTable(
   ],
 );
 
+export type OrganizationRow = typeof organizations.$inferSelect;
+
 export const users = pgTable(
   'users',
   {
@@ -76,6 +78,8 @@ export const users = pgTable(
   },
   (t) => [uniqueIndex('users_email_idx').on(t.email), index('users_org_idx').on(t.organizationId)],
 );
+
+export type UserRow = typeof users.$inferSelect;
 
 /** Rotating refresh tokens: each use marks the row used; a used token presented again revokes its family. */
 export const refreshTokens = pgTable(
@@ -125,7 +129,7 @@ export const actionTokens = pgTable('action_tokens', {
 
 /**
  * Rate-limit counters (sign-in attempts, mail-sending calls), one row per key and fixed window, kept in
- * the database so every server process counts against the same number (auth/rate-limit.ts).
+ * the database so every server process counts against the same number (rate-limits/).
  */
 export const rateCounters = pgTable('rate_counters', {
   key: text().primaryKey(),

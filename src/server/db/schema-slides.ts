@@ -11,6 +11,7 @@ import {
   bigint,
 } from 'drizzle-orm/pg-core';
 import type { ImageInfo, StorageHistoryItem } from '../../api/entities';
+import type { LayersManifest } from '../../api/tiles';
 import { assigneeColumns, readScopeIndexes, at, createdAt, textArray, updatedAt, changeSeq } from './columns';
 
 export const scanGroups = pgTable(
@@ -83,12 +84,26 @@ export const images = pgTable(
     /** Where the original file lives in storage (relative key), and its size in bytes. */
     storageKey: text(),
     fileSize: bigint({ mode: 'number' }),
+    /**
+     * Which scene of the original this image shows (0-based). A file with several scenes is one image
+     * per scene, all with the same storageKey; the first scene's image holds the file's size.
+     */
+    scene: integer().notNull().default(0),
+    /** The upload group the image came from (the group's answer lists its images, one per scene). */
+    uploadGroupId: uuid(),
+    /**
+     * The image's layers.json (size, pixel size, layers with colours and display ranges), stored as
+     * soon as the slide's header is read: tiles are cut from the original on demand from then until
+     * the pyramid is written (processing/tile-on-demand.ts). Server-side only.
+     */
+    manifest: jsonb().$type<LayersManifest>(),
     inheritedAssignees: assigneeColumns().inheritedAssignees,
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index('images_scan_group_idx').on(t.scanGroupId),
+    index('images_upload_group_idx').on(t.uploadGroupId),
     index('images_org_idx').on(t.organizationId),
     index('images_updated_idx').on(t.updatedAt, t.id),
     index('images_creator_idx').on(t.creatorUserId),

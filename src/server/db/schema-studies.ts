@@ -1,6 +1,17 @@
 // Studies, reviews, annotations, alignments, reactions, activities, viewer settings (§3).
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import type { ViewerOptions } from '../../api/entities';
 import { assigneeColumns, readScopeIndexes, createdAt, textArray, updatedAt, changeSeq } from './columns';
 
@@ -50,6 +61,8 @@ export const reviews = pgTable(
     creatorUserId: uuid(),
     organizationId: uuid().notNull(),
     reviewGroupUUID: uuid().notNull(),
+    /** The study the review was requested from, when it was (it names the group). */
+    studyId: uuid(),
     imageId: uuid().notNull(),
     reviewerId: uuid(),
     status: text().notNull().default('pending'),
@@ -95,18 +108,24 @@ export const reviewGroups = pgTable('review_groups', {
   updatedAt: updatedAt(),
 });
 
-export const annotations = pgTable('annotations', {
-  id: uuid().primaryKey(),
-  creatorUserId: uuid(),
-  organizationId: uuid().notNull(),
-  content: jsonb().$type<unknown>(),
-  imageId: uuid().notNull(),
-  sourceImageId: uuid(),
-  reviewId: uuid(),
-  name: text().notNull().default(''),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const annotations = pgTable(
+  'annotations',
+  {
+    id: uuid().primaryKey(),
+    creatorUserId: uuid(),
+    organizationId: uuid().notNull(),
+    content: jsonb().$type<unknown>(),
+    imageId: uuid().notNull(),
+    sourceImageId: uuid(),
+    reviewId: uuid(),
+    name: text().notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  // The viewer reads every annotation of an image, page by page in creation order: one index walk
+  // per page and per count instead of a scan of every image's annotations.
+  (t) => [index('annotations_image_created_idx').on(t.imageId, t.createdAt, t.id)],
+);
 
 export const alignmentRigids = pgTable('alignment_rigids', {
   id: uuid().primaryKey(),
@@ -175,13 +194,23 @@ export const tombstones = pgTable(
   (t) => [index('tombstones_kind_idx').on(t.kind, t.deletedAt)],
 );
 
-/** The stored outcome of each Idempotency-Key, so a replayed mutation is answered, not applied again. */
-export const idempotencyKeys = pgTable('idempotency_keys', {
-  key: text().primaryKey(),
-  userId: uuid().notNull(),
-  method: text().notNull(),
-  path: text().notNull(),
-  statusCode: text().notNull(),
-  body: jsonb().$type<unknown>(),
-  createdAt: createdAt(),
-});
+/**
+ * Each Idempotency-Key per user: reserved when its first request starts (completedAt null while it
+ * runs), then the stored outcome, so a replayed mutation is answered, not applied again. requestHash
+ * tells a true replay from the key sent again with another body.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    key: text().notNull(),
+    userId: uuid().notNull(),
+    method: text().notNull(),
+    path: text().notNull(),
+    statusCode: text().notNull(),
+    body: jsonb().$type<unknown>(),
+    requestHash: text(),
+    createdAt: createdAt(),
+    completedAt: timestamp({ withTimezone: true, mode: 'date' }),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.userId] })],
+);

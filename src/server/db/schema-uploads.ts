@@ -1,4 +1,4 @@
-// Resumable uploads (issue 5): a group per slide (one file, or an .mrxs with its data folder) and one
+// Resumable uploads: a group per slide (one file, or an .mrxs with its data folder) and one
 // row per tus resource. Kept in the database, not in the tus store's own metadata, so that any server
 // process can check ownership, assemble a group and expire abandoned bytes.
 import { bigint, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';

@@ -4,3 +4,4 @@ export * from './schema-slides';
 export * from './schema-studies';
 export * from './schema-jobs';
 export * from './schema-uploads';
+export * from './schema-annotation-classes';

@@ -3,11 +3,9 @@
 // organization. Routes marked `config: { public: true }` skip it.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { effectivePolicies } from '../../access/policies';
-import { AuthText, Session } from '../../api/messages';
 import { eq, sql } from 'drizzle-orm';
-import { organizations, users } from '../db/schema';
-import type { OrganizationRow, UserRow } from '../users/repository';
-import { unauthorized } from './errors';
+import { organizations, users, type OrganizationRow, type UserRow } from '../db/schema';
+import { apiError } from './errors';
 
 export const ACCESS_COOKIE = 'tessera_at';
 export const REFRESH_COOKIE = 'tessera_rt';
@@ -136,7 +134,7 @@ export function installAuthentication(app: FastifyInstance): void {
   app.addHook('preHandler', async (request) => {
     if (request.routeOptions.config.public) return;
     const token = bearerToken(request);
-    if (!token) throw unauthorized(Session.notLoggedIn, 'NOT_LOGGED_IN');
+    if (!token) throw apiError('NOT_LOGGED_IN');
     const claims = await app.ctx.sessions.verifyAccess(token);
     await app.ctx.sessions.assertLive(claims.sessionId);
     request.sessionId = claims.sessionId;
@@ -147,7 +145,7 @@ export function installAuthentication(app: FastifyInstance): void {
       return;
     }
     const actor = await actors.checked(claims.userId);
-    if (!actor) throw unauthorized(AuthText.invalidToken, 'INVALID_TOKEN');
+    if (!actor) throw apiError('INVALID_TOKEN');
     request.actor = actor;
   });
 }
@@ -164,12 +162,12 @@ export async function confirmActor(request: FastifyRequest): Promise<void> {
   if (!check) return;
   request.actorCheck = undefined;
   const actor = await check.reload();
-  if (!actor) throw unauthorized(AuthText.invalidToken, 'INVALID_TOKEN');
+  if (!actor) throw apiError('INVALID_TOKEN');
   request.actor = actor;
 }
 
 /** The signed-in caller; only for routes that are not public. */
 export function actorOf(request: FastifyRequest): Actor {
-  if (!request.actor) throw unauthorized(Session.notLoggedIn, 'NOT_LOGGED_IN');
+  if (!request.actor) throw apiError('NOT_LOGGED_IN');
   return request.actor;
 }

@@ -3,8 +3,7 @@
 // same host included, SameSite does not tell ports apart), so a write that does not carry a bearer
 // token must show it comes from this app: Sec-Fetch-Site, or else Origin, says so.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AuthText } from '../../api/messages';
-import { forbidden } from './errors';
+import { apiError } from './errors';
 import { isOwnOrigin } from './origins';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -28,6 +27,6 @@ export function isAllowedWrite(app: FastifyInstance, request: FastifyRequest): b
 
 export function installCrossOriginCheck(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
-    if (!isAllowedWrite(app, request)) throw forbidden(AuthText.crossOriginWrite, 'CROSS_ORIGIN');
+    if (!isAllowedWrite(app, request)) throw apiError('CROSS_ORIGIN');
   });
 }

@@ -1,10 +1,11 @@
-// Coded HTTP errors in one place (STYLE §4), and the error handler that turns anything thrown into
-// the JSON error body of src/api/common.ts: a client's mistake is a 4xx naming what is wrong. Only our
-// own texts reach a user (HttpError, validation, Fastify's request errors): anything else thrown (a
-// driver error, a Node error naming a server path) is logged and answered with a generic sentence
-// and no code of its own.
+// The server's error answers: errors of the catalogue in src/api/errors.ts (its status, code and text,
+// STYLE §4), and the error handler that turns anything thrown into the JSON error body of
+// src/api/common.ts: a client's mistake is a 4xx naming what is wrong. Only our own texts reach a user
+// (catalogue errors, validation, Fastify's request errors): anything else thrown (a driver error, a
+// Node error naming a server path) is logged and answered with a generic sentence.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { errorAnswer, errorText, type ErrorCode, type ErrorParams } from '../../api/errors';
 
 export class HttpError extends Error {
   constructor(
@@ -16,12 +17,33 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string, code = 'BAD_REQUEST') => new HttpError(400, message, code);
-export const unauthorized = (message: string, code = 'UNAUTHORIZED') => new HttpError(401, message, code);
-export const forbidden = (message: string, code = 'FORBIDDEN') => new HttpError(403, message, code);
-export const notFound = (what: string) => new HttpError(404, `${what} not found`, 'NOT_FOUND');
-export const conflict = (message: string, code = 'CONFLICT') => new HttpError(409, message, code);
-export const tooMany = (message: string) => new HttpError(429, message, 'TOO_MANY_REQUESTS');
+/** The catalogue's error `name`, to throw: `throw apiError('EMAIL_TAKEN')`, `apiError('NOT_FOUND', { what: 'Organ' })`. */
+export function apiError<C extends ErrorCode>(name: C, ...params: ErrorParams<C>): HttpError {
+  const { status, code } = errorAnswer(name);
+  return new HttpError(status, errorText(name, ...params), code);
+}
+
+/** The JSON error body of entry `name`, for an answer sent without throwing. */
+export function apiErrorBody<C extends ErrorCode>(name: C, ...params: ErrorParams<C>) {
+  const { status, code } = errorAnswer(name);
+  return {
+    statusCode: status,
+    error: STATUS_NAMES[status] ?? 'Error',
+    message: errorText(name, ...params),
+    code,
+  };
+}
+
+export const notFound = (what: string) => apiError('NOT_FOUND', { what });
+
+/** A denial of src/access: its text is one of the catalogue's DENIED_* texts (§5), its code theirs. */
+export const deniedError = (message: string) => new HttpError(403, message, errorAnswer('DENIED').code);
+
+/**
+ * tus's own protocol answer (its status and text, code TUS), as Fastify's request errors stand: the
+ * library's refusals of a malformed PATCH (a missing Upload-Offset, a lock lost to a newer request).
+ */
+export const tusError = (status: number, body: string) => new HttpError(status, body.trim(), 'TUS');
 
 const STATUS_NAMES: Record<number, string> = {
   400: 'Bad Request',
@@ -41,21 +63,21 @@ const STATUS_NAMES: Record<number, string> = {
 };
 
 /** What a person reads when the server failed, whatever the failure was. */
-export const SERVER_FAILED = 'Something went wrong on the server. Please try again.';
+export const SERVER_FAILED = errorText('INTERNAL');
 /** What a person reads for a refused request whose own reason is not ours to show. */
 const REQUEST_REFUSED = 'The request could not be handled';
 
-/** "body.email: Enter a valid e-mail address" — the first problem, named by where it is. */
-function validationMessage(error: FastifyError): string {
+/** "body.email" and "Enter a valid e-mail address": the first problem and where it is. */
+function validationProblem(error: FastifyError): { field: string; problem: string } | undefined {
   if (hasZodFastifySchemaValidationErrors(error)) {
     const first = error.validation[0];
-    const where = `${error.validationContext ?? 'body'}${first.instancePath.replaceAll('/', '.')}`.replace(
+    const field = `${error.validationContext ?? 'body'}${first.instancePath.replaceAll('/', '.')}`.replace(
       /\.$/,
       '',
     );
-    return `${where}: ${first.message}`;
+    return { field, problem: String(first.message) };
   }
-  return error.message;
+  return undefined;
 }
 
 export function installErrorHandler(app: FastifyInstance): void {
@@ -66,16 +88,15 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error instanceof HttpError) {
       code = error.code;
     } else if (error.validation) {
+      const problem = validationProblem(error);
       status = 400;
-      message = validationMessage(error);
-      code = 'VALIDATION';
+      code = errorAnswer('VALIDATION').code;
+      // Only Zod's problems are named by field; another validator's message stands as it is.
+      if (problem) message = errorText('VALIDATION', problem);
     } else if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
-      status = 400;
-      message = 'The request body is not valid JSON';
-      code = 'INVALID_JSON';
+      ({ statusCode: status, message, code } = apiError('INVALID_JSON'));
     } else if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-      status = 400;
-      message = 'The request body is empty but must be JSON';
+      ({ statusCode: status, message, code } = apiError('EMPTY_JSON_BODY'));
     } else if (status < 500 && !error.code?.startsWith('FST_')) {
       // A library's refusal: its status stands, its text (which may name files or internals) does not.
       message = REQUEST_REFUSED;
@@ -83,18 +104,11 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     if (status >= 500 && !(error instanceof HttpError)) {
       request.log.error({ err: error }, 'request failed');
-      message = SERVER_FAILED;
-      code = 'INTERNAL';
+      ({ message, code } = apiError('INTERNAL'));
     }
     reply.status(status).send({ statusCode: status, error: STATUS_NAMES[status] ?? 'Error', message, code });
   });
 }
 
-export function notFoundBody(method: string, url: string) {
-  return {
-    statusCode: 404,
-    error: 'Not Found',
-    message: `No such call: ${method} ${url.split('?')[0]}`,
-    code: 'NOT_FOUND',
-  };
-}
+export const notFoundBody = (method: string, url: string) =>
+  apiErrorBody('NO_SUCH_CALL', { method, path: url.split('?')[0] });

@@ -18,7 +18,7 @@ import {
   type TaggedSubject,
 } from '../../access';
 import { actorOf, type Actor } from './authenticate';
-import { forbidden, notFound } from './errors';
+import { deniedError, notFound } from './errors';
 
 // Keyed by the loaded actor, which authenticate.ts reuses across requests while the user's and
 // organization's rows are unchanged: the resolved actor, its ability (built on first use) and its read
@@ -64,7 +64,7 @@ export function assertCan<T extends SubjectType>(
 ): void {
   const { ability } = accessOf(request);
   const message = denialMessage(ability, action, row ? (asSubject(type, row) as TaggedSubject) : type, field);
-  if (message !== undefined) throw forbidden(message);
+  if (message !== undefined) throw deniedError(message);
 }
 
 /** A row the caller cannot read is answered as not found, so ids of others' rows leak nothing. */
@@ -85,7 +85,7 @@ export function assertCreate<T extends SubjectType>(
   bodyFields?: readonly string[],
 ): void {
   const verdict = authorizeCreate(accessOf(request).ability, type, row, bodyFields);
-  if (!verdict.ok) throw forbidden(verdict.message);
+  if (!verdict.ok) throw deniedError(verdict.message);
 }
 
 export function assertUpdate<T extends SubjectType>(
@@ -95,5 +95,5 @@ export function assertUpdate<T extends SubjectType>(
   patch: Record<string, unknown>,
 ): void {
   const verdict = authorizeUpdate(accessOf(request).ability, type, stored, patch);
-  if (!verdict.ok) throw forbidden(verdict.message);
+  if (!verdict.ok) throw deniedError(verdict.message);
 }

@@ -1,8 +1,9 @@
-// Security headers on every response (the app's pages, its assets, the API and the tiles), through
-// @fastify/helmet: a Content-Security-Policy that allows only the app's own scripts, nosniff, a
-// referrer policy, and Strict-Transport-Security on requests that arrived over HTTPS.
-import helmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+// Security headers on every response (the app's pages, its assets, the API and the tiles), as
+// @fastify/helmet makes them (read once, set on every response): a Content-Security-Policy that allows
+// only the app's own scripts, nosniff, a referrer policy, and Strict-Transport-Security on requests
+// that arrived over HTTPS.
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 
 const GOOGLE_GSI = 'https://accounts.google.com/gsi/';
@@ -39,7 +40,7 @@ export async function installSecurityHeaders(
   config: Config,
   opts: { dev?: boolean },
 ): Promise<void> {
-  await app.register(helmet, {
+  const options: FastifyHelmetOptions = {
     // Vite's dev server injects inline scripts (its client and React refresh): no policy under npm run dev.
     contentSecurityPolicy: opts.dev ? false : { useDefaults: false, directives: cspDirectives(config) },
     // Google's sign-in opens a popup that reports back to this window.
@@ -50,8 +51,35 @@ export async function installSecurityHeaders(
     // Only a response that arrived over HTTPS says so (below): a browser reaching the server over
     // plain HTTP on the lab network must not be told to insist on HTTPS.
     hsts: false,
+  };
+  const plain = await helmetHeaders(options);
+  const overHttps = await helmetHeaders({ ...options, hsts: HSTS });
+  // On the raw response, as helmet does, so hijacked replies (uploads, the dev server) carry them too.
+  app.addHook('onRequest', (request, reply, done) => {
+    for (const [name, value] of request.protocol === 'https' ? overHttps : plain)
+      reply.raw.setHeader(name, value);
+    done();
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.protocol === 'https') reply.helmet({ hsts: HSTS });
-  });
+}
+
+/** What Fastify itself writes on the probe's answer, as opposed to helmet. */
+const OWN_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive']);
+
+/**
+ * The headers @fastify/helmet sets with these options, read once from a probe instance's answer:
+ * they do not depend on the request, and the plugin builds them anew on every request (a few per
+ * cent of a tile's CPU, bench/tiles.ts).
+ */
+async function helmetHeaders(options: FastifyHelmetOptions): Promise<Array<[string, string]>> {
+  const probe = Fastify();
+  await probe.register(helmet, options);
+  probe.get('/', async () => '');
+  try {
+    const answer = await probe.inject({ method: 'GET', url: '/' });
+    return Object.entries(answer.headers)
+      .filter(([name]) => !OWN_HEADERS.has(name))
+      .map(([name, value]) => [name, String(value)]);
+  } finally {
+    await probe.close();
+  }
 }

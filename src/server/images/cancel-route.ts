@@ -5,11 +5,11 @@
 // runs.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CANCELED_INFO, ImageCancelText, ImageResult } from '../../api/images';
-import { IdParams } from '../../api/studies';
+import { IdParams } from '../../api/common';
+import { CANCELED_INFO, ImageResult } from '../../api/images';
 import { recordActivity } from '../activities/record';
 import { images } from '../db/schema';
-import { conflict } from '../http/errors';
+import { apiError } from '../http/errors';
 import { accessOf, assertCan } from '../http/guard';
 import { cancelJobs } from '../jobs/queue';
 import { followImageOrders } from '../orders/follow';
@@ -27,7 +27,7 @@ export const imageCancelRoute: FastifyPluginAsyncZod = async (app) => {
       const { image, jobIds } = await db.transaction(async (tx) => {
         const { row, entity } = await readableImage(tx, request, request.params.id, true);
         assertCan(request, 'cancel', 'Image', imageSubject(entity));
-        if (!WAITING.includes(row.status)) throw conflict(ImageCancelText.notProcessing, 'NOT_PROCESSING');
+        if (!WAITING.includes(row.status)) throw apiError('NOT_PROCESSING');
         const [updated] = await tx
           .update(images)
           .set({ status: 'failed', info: sql`${images.info} || ${JSON.stringify(CANCELED_INFO)}::jsonb` })

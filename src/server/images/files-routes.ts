@@ -6,10 +6,11 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ImageText, PREVIEW_URL_CACHE_SECONDS } from '../../api/images';
-import { Denied } from '../../api/messages';
+import { PREVIEW_URL_CACHE_SECONDS } from '../../api/images';
+import { SLIDE_FORMATS } from '../../api/slide-formats';
 import { loadSigningSecret } from '../auth/secret';
-import { forbidden, HttpError } from '../http/errors';
+import { apiError, apiErrorBody } from '../http/errors';
+import { previewKey } from '../processing/derived';
 import { fileSigner } from './file-urls';
 import { uploadRuntime } from '../uploads/runtime';
 import { findImage, imageFilePath, type ImageFileKind, type ImageRow } from './repository';
@@ -18,9 +19,7 @@ const TYPES: Record<string, string> = {
   '.jpg': 'image/jpeg',
   '.jpeg': 'image/jpeg',
   '.png': 'image/png',
-  '.czi': 'application/octet-stream',
-  '.mrxs': 'application/octet-stream',
-  '.qptiff': 'image/tiff',
+  ...Object.fromEntries(SLIDE_FORMATS.flatMap((f) => f.extensions.map((e) => [e, f.mediaType]))),
 };
 
 type Range = { start: number; end: number };
@@ -49,15 +48,19 @@ interface ServedFile {
 export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
   const signer = fileSigner(await loadSigningSecret(app.ctx.db, app.ctx.config.jwtSecret));
 
-  /** Originals come from the file storage (disk or bucket); previews from the tiles folder. */
+  /**
+   * Originals and previews come from the file storage (disk or bucket); previews of an install
+   * processed before they were stored there, from its tiles folder.
+   */
   async function fileOf(image: ImageRow, kind: ImageFileKind): Promise<ServedFile | undefined> {
-    if (kind === 'original') {
-      const key = image.storageKey;
-      const storage = uploadRuntime(app).deps.storage;
-      const size = key ? await storage.size(key) : undefined;
-      if (!key || size === undefined) return undefined;
-      return { name: key, size, open: (range) => storage.stream(key, range) };
-    }
+    const storage = uploadRuntime(app).deps.storage;
+    const key =
+      kind === 'original'
+        ? image.storageKey
+        : previewKey(image.id, kind === 'thumbnail' ? 'thumbnail.jpg' : 'label.png');
+    const size = key ? await storage.size(key) : undefined;
+    if (key && size !== undefined) return { name: key, size, open: (range) => storage.stream(key, range) };
+    if (kind === 'original') return undefined;
     const file = imageFilePath(app.ctx.config.dataDir, image, kind);
     const stat = file ? await fs.promises.stat(file).catch(() => undefined) : undefined;
     if (!file || !stat?.isFile()) return undefined;
@@ -73,13 +76,13 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { public: true }, schema: { params: z.object({ token: z.string().max(200) }), hide: true } },
     async (request, reply) => {
       const claim = signer.verify(request.params.token);
-      if (!claim) throw forbidden(ImageText.linkInvalid, 'LINK_INVALID');
+      if (!claim) throw apiError('LINK_INVALID');
       const image = await findImage(app.ctx.db, claim.imageId);
-      if (!image) throw new HttpError(404, ImageText.fileMissing, 'NOT_FOUND');
+      if (!image) throw apiError('FILE_MISSING');
       if (claim.kind === 'original' && image.storageStatus !== 'active')
-        throw forbidden(Denied.downloadActiveImages);
+        throw apiError('DENIED_DOWNLOAD_INACTIVE');
       const file = await fileOf(image, claim.kind);
-      if (!file) throw new HttpError(404, ImageText.fileMissing, 'NOT_FOUND');
+      if (!file) throw apiError('FILE_MISSING');
 
       reply
         .header('Accept-Ranges', 'bytes')
@@ -97,11 +100,7 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
           .type('application/json; charset=utf-8')
           .removeHeader('Content-Disposition')
           .header('Content-Range', `bytes */${file.size}`)
-          .send({
-            statusCode: 416,
-            error: 'Range Not Satisfiable',
-            message: 'The requested range is not in the file',
-          });
+          .send(apiErrorBody('RANGE_NOT_SATISFIABLE'));
       if (!range) return reply.header('Content-Length', file.size).send(await file.open());
       return reply
         .status(206)

@@ -1,19 +1,16 @@
-// Images as stored and as the API returns them (spec §3), their read-scope columns, where their files
-// live, and createImageRecord: how the upload flow adds an image to a slide.
-import crypto from 'node:crypto';
+// Images as stored and as the API returns them (spec §3), their read-scope columns and where their
+// files live. The upload flow adds them (uploads/image-records.ts).
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { ImageSubject } from '../../access';
 import type { Image } from '../../api/entities';
 import type { ImageStatus, ImageType, ScanType, StorageStatus } from '../../api/enums';
-import { recordActivity } from '../activities/record';
 import type { Db } from '../db/client';
 import type { ScopeColumns } from '../db/read-scope-sql';
-import { images, scanGroups } from '../db/schema';
+import { images } from '../db/schema';
 import { assertReadable } from '../http/guard';
 import { filesRoot, tilesDir } from '../processing/files';
-import { fromScanGroup } from '../scan-groups/inheritance';
 
 export type ImageRow = typeof images.$inferSelect;
 
@@ -90,59 +87,4 @@ export function imageFilePath(
   const full = path.resolve(root, row.storageKey);
   // A storage key is ours, but never let one point outside the files folder.
   return full.startsWith(root + path.sep) ? full : null;
-}
-
-export interface NewImage {
-  id?: string;
-  name: string;
-  organizationId: string;
-  creatorUserId: string | null;
-  scanGroupId?: string | null;
-  status?: ImageStatus;
-  displayStatus?: string;
-  mediaType?: string | null;
-  scanType?: ScanType | null;
-  imageType?: ImageType;
-  channels?: Array<{ name: string; color: string }>;
-  pixelScale?: number | null;
-  info?: Image['info'];
-  storageKey?: string | null;
-  fileSize?: number | null;
-  sourceImageId?: string | null;
-  scanOrderId?: string | null;
-  predictorId?: string | null;
-}
-
-/**
- * Adds an image (the upload flow calls this once the file has a slide): it inherits its slide's
- * assignees and storage status, the slide's lastUploadDate moves to now, and an 'upload' activity is
- * written. Pass a transaction when this belongs with other writes. Authorization is the caller's.
- */
-export async function createImageRecord(db: Db, values: NewImage): Promise<ImageRow> {
-  const [group] = values.scanGroupId
-    ? await db.select().from(scanGroups).where(eq(scanGroups.id, values.scanGroupId))
-    : [];
-  if (values.scanGroupId && !group) throw new Error(`images: no slide ${values.scanGroupId}`);
-  const [row] = await db
-    .insert(images)
-    .values({
-      ...values,
-      id: values.id ?? crypto.randomUUID(),
-      scanGroupId: values.scanGroupId ?? null,
-      storageStatus: group?.storageStatus ?? 'active',
-      archiveAt: group?.archiveAt ?? null,
-      inheritedAssignees: group ? fromScanGroup(group) : [],
-    })
-    .returning();
-  if (group)
-    await db.update(scanGroups).set({ lastUploadDate: new Date() }).where(eq(scanGroups.id, group.id));
-  await recordActivity(db, {
-    actionType: 'upload',
-    reference: 'Image',
-    referenceId: row.id,
-    diff: { name: row.name, scanGroupId: row.scanGroupId },
-    creatorUserId: values.creatorUserId,
-    organizationId: values.organizationId,
-  });
-  return row;
 }

@@ -6,7 +6,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { redactImage } from '../../access';
-import { listEnvelope } from '../../api/common';
+import { IdParams, listEnvelope } from '../../api/common';
 import { Image } from '../../api/entities';
 import {
   DownloadUrl,
@@ -17,18 +17,16 @@ import {
   UpdateImageBody,
   type ImageFilters,
 } from '../../api/images';
-import { IdParams } from '../../api/studies';
 import { recordActivity } from '../activities/record';
 import { loadSigningSecret } from '../auth/secret';
 import { images } from '../db/schema';
 import { readScopeSql } from '../db/read-scope-sql';
 import { accessOf, assertCan, assertUpdate, scopeOf } from '../http/guard';
 import { linkOrigin } from '../http/origins';
-import { containsPattern, dateRange, ordering, pageOf } from '../studies/list-sql';
+import { containsPattern, dateRange, ordering, pageOf } from '../lists/list-sql';
 import { imageCancelRoute } from './cancel-route';
 import { fileSigner } from './file-urls';
 import { imageScope, imageSubject, readableImage, toImage, type ImageFileKind } from './repository';
-import { imageSyncSource } from './sync';
 
 /** The image as this caller may see it: without info.traceback unless a super admin. */
 export function redacted(request: FastifyRequest, image: Image): Image {
@@ -59,7 +57,6 @@ function filters(request: FastifyRequest, q: ImageFilters) {
 export const imageRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx;
   const signer = fileSigner(await loadSigningSecret(db, app.ctx.config.jwtSecret));
-  imageSyncSource();
 
   app.get(
     '/',

@@ -1,11 +1,11 @@
 // Images in the sync feed (DESIGN "Pull"): readable per the Image read scope. The feed has no ability
 // at hand to redact with, so it never carries info.traceback (super admins read it with GET /images/:id).
 import { images } from '../db/schema';
-import { registerSyncSource } from '../sync/kinds';
+import type { SyncSource } from '../sync/kinds';
 import { imageScope, toImage, type ImageRow } from './repository';
 
-export function imageSyncSource(): void {
-  registerSyncSource({
+export const imageSyncSources: readonly SyncSource[] = [
+  {
     kind: 'images',
     type: 'Image',
     table: images,
@@ -18,5 +18,5 @@ export function imageSyncSource(): void {
         const { traceback: _hidden, ...info } = image.info;
         return { ...image, info };
       }),
-  });
-}
+  },
+];

@@ -1,7 +1,7 @@
 // Enqueue, claim, finish and fail jobs in the database. Works on PGlite and PostgreSQL alike, and
 // across processes: a claim is one UPDATE … WHERE id = (SELECT … FOR UPDATE SKIP LOCKED).
 import crypto from 'node:crypto';
-import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { jobs } from '../db/schema';
 
@@ -22,7 +22,28 @@ export async function enqueue(
     .insert(jobs)
     .values({ id, kind, payload, maxAttempts: opts.maxAttempts ?? 3, runAt: opts.runAt ?? new Date() })
     .onConflictDoNothing({ target: jobs.id });
+  // Wakes the idle workers of every process when the enqueuing transaction commits.
+  await db.execute(sql`SELECT pg_notify(${JOBS_CHANNEL}, ${kind})`);
   return id;
+}
+
+/** The channel on which enqueue() wakes idle workers (LISTEN in each worker process). */
+export const JOBS_CHANNEL = 'tessera_jobs';
+
+/**
+ * When the next job of `kinds` becomes claimable without anyone enqueuing: a queued job's run_at (a
+ * retry's backoff, a delayed or periodic job) or a running job's lease end (a dead worker's job).
+ */
+export async function nextDue(db: Db, kinds: string[]): Promise<Date | undefined> {
+  const [row] = await db
+    .select({
+      at: sql<
+        Date | string | null
+      >`min(CASE WHEN ${jobs.status} = 'queued' THEN ${jobs.runAt} ELSE ${jobs.lockedUntil} END)`,
+    })
+    .from(jobs)
+    .where(and(inArray(jobs.kind, kinds), inArray(jobs.status, ['queued', 'running'])));
+  return row?.at ? new Date(row.at) : undefined;
 }
 
 /** Claims the oldest ready job of the given kinds (or one whose lease ran out) for `leaseMs`. */
@@ -148,4 +169,24 @@ export async function cancelJobs(
     )
     .returning({ id: jobs.id });
   return rows.map((r) => r.id);
+}
+
+/** Deletes done jobs older than `keepDoneMs` and failed ones older than `keepFailedMs`. Returns how many. */
+export async function pruneFinishedJobs(
+  db: Db,
+  keepDoneMs: number,
+  keepFailedMs: number,
+  now = new Date(),
+): Promise<number> {
+  const before = (ms: number) => new Date(now.getTime() - ms);
+  const gone = await db
+    .delete(jobs)
+    .where(
+      or(
+        and(eq(jobs.status, 'done'), lt(jobs.updatedAt, before(keepDoneMs))),
+        and(eq(jobs.status, 'failed'), lt(jobs.updatedAt, before(keepFailedMs))),
+      ),
+    )
+    .returning({ id: jobs.id });
+  return gone.length;
 }

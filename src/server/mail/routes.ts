@@ -6,12 +6,11 @@ import { effectivePolicies, type Policy } from '../../access';
 import { Ok } from '../../api/common';
 import { MailText, RequestChangeBody, SendBugsBody } from '../../api/mail';
 import { recordActivity } from '../activities/record';
-import { assertMailAllowed } from '../auth/rate-limit';
+import { assertMailAllowed } from '../rate-limits/mail';
 import type { Db } from '../db/client';
-import { organizations, users } from '../db/schema';
+import { organizations, users, type OrganizationRow, type UserRow } from '../db/schema';
 import { actorOf } from '../http/authenticate';
 import { checkPolicies } from '../organizations/validate';
-import type { OrganizationRow, UserRow } from '../users/repository';
 
 interface Recipient {
   email: string;

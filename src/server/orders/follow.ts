@@ -1,4 +1,4 @@
-// Order status follows the work (issue 8, §4.1): an order of a slide goes processing once an image of
+// Order status follows the work (§4.1): an order of a slide goes processing once an image of
 // that slide is there, fulfilled once all of the slide's images are completed, failed when one of
 // them failed. Only orders that were placed (active) or are under way (processing) follow; inactive
 // ones (not placed) and finished ones (fulfilled, failed) stay as they are — a person may set a failed

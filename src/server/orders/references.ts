@@ -4,11 +4,10 @@ import { and, inArray } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { SubjectType } from '../../access';
-import { OrderText } from '../../api/orders';
 import type { Db } from '../db/client';
 import { readScopeSql, type ScopeColumns } from '../db/read-scope-sql';
 import { organizations, pipelines, scanGroups, scanOrders, studies, users } from '../db/schema';
-import { badRequest } from '../http/errors';
+import { apiError, type HttpError } from '../http/errors';
 import { scopeOf } from '../http/guard';
 import { assertExist } from '../catalog/exists';
 import { scanOrderScope } from './entities';
@@ -26,7 +25,7 @@ async function assertReadableIds(
   request: FastifyRequest,
   target: { type: SubjectType; table: PgTable; id: PgColumn; scope: ScopeColumns },
   ids: readonly string[] | null | undefined,
-  message: (id: string) => string,
+  refusal: (id: string) => HttpError,
 ): Promise<void> {
   const wanted = [...new Set(ids ?? [])];
   if (wanted.length === 0) return;
@@ -38,7 +37,7 @@ async function assertReadableIds(
   }[];
   const found = new Set(rows.map((r) => r.id));
   const missing = wanted.find((id) => !found.has(id));
-  if (missing !== undefined) throw badRequest(message(missing), 'NO_SUCH_REFERENCE');
+  if (missing !== undefined) throw refusal(missing);
 }
 
 export interface OrderReferences {
@@ -58,7 +57,7 @@ export async function checkOrderReferences(db: Db, request: FastifyRequest, refs
     request,
     { type: 'ScanGroup', table: scanGroups, id: scanGroups.id, scope: assigned(scanGroups) },
     one(refs.scanGroupId),
-    () => OrderText.noSlide,
+    () => apiError('NO_SUCH_SLIDE'),
   );
   await assertReadableIds(
     db,
@@ -70,23 +69,27 @@ export async function checkOrderReferences(db: Db, request: FastifyRequest, refs
       scope: { assigneeOrgIds: pipelines.assigneeOrgIds },
     },
     one(refs.pipelineId),
-    () => OrderText.noPipeline,
+    () => apiError('NO_SUCH_PIPELINE'),
   );
   await assertReadableIds(
     db,
     request,
     { type: 'Study', table: studies, id: studies.id, scope: assigned(studies) },
     refs.studyIds,
-    OrderText.noStudy,
+    (id) => apiError('NO_SUCH_STUDY', { id }),
   );
   await assertReadableIds(
     db,
     request,
     { type: 'ScanOrder', table: scanOrders, id: scanOrders.id, scope: scanOrderScope },
     refs.scanOrderIds,
-    OrderText.noOrder,
+    (id) => apiError('NO_SUCH_SCAN_ORDER', { id }),
   );
   // Assignees only need to exist: sharing with someone is how they come to read the order.
-  await assertExist(db, users, users.id, refs.assigneeUserIds, OrderText.noUser);
-  await assertExist(db, organizations, organizations.id, refs.assigneeOrgIds, OrderText.noOrganization);
+  await assertExist(db, users, users.id, refs.assigneeUserIds, (id) =>
+    apiError('NO_SUCH_ASSIGNEE_USER', { id }),
+  );
+  await assertExist(db, organizations, organizations.id, refs.assigneeOrgIds, (id) =>
+    apiError('NO_SUCH_ORGANIZATION', { field: 'assigneeOrgIds', id }),
+  );
 }

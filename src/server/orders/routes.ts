@@ -2,10 +2,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { scanOrderListRoutes } from './scan-order-lists';
 import { scanOrderRoutes } from './scan-orders';
-import { orderSyncSources } from './sync';
 
 export const orderRoutes: FastifyPluginAsync = async (v2) => {
-  orderSyncSources();
   await v2.register(scanOrderRoutes, { prefix: '/scan-orders' });
   await v2.register(scanOrderListRoutes, { prefix: '/scan-order-lists' });
 };

@@ -4,15 +4,10 @@ import crypto from 'node:crypto';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { listEnvelope } from '../../api/common';
+import { IdParams, listEnvelope } from '../../api/common';
 import { ScanOrderList } from '../../api/entities';
-import {
-  SCAN_ORDER_LIST_SET_FIELDS,
-  ScanOrderListCreateBody,
-  ScanOrderListListQuery,
-  ScanOrderListPatchBody,
-} from '../../api/orders';
-import { IdParams } from '../../api/organizations';
+import { ScanOrderListCreateBody, ScanOrderListListQuery, ScanOrderListPatchBody } from '../../api/orders';
+import { SET_FIELDS } from '../../api/set-fields';
 import { recordActivity } from '../activities/record';
 import { readScopeSql } from '../db/read-scope-sql';
 import { scanOrderLists } from '../db/schema';
@@ -124,10 +119,10 @@ export const scanOrderListRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!stored) throw notFound('Scan order list');
         const entity = request.body.scanOrderList ?? {};
         const { scanOrderIds: _o, assigneeUserIds: _u, assigneeOrgIds: _g, expiration, ...scalars } = entity;
-        const sets = resolveSets(SCAN_ORDER_LIST_SET_FIELDS, stored, entity, request.body);
+        const sets = resolveSets(SET_FIELDS.scanOrderLists, stored, entity, request.body);
         const current = { ...stored, expiration: stored.expiration?.toISOString() ?? null };
         const patch = changedOnly(current, { ...scalars, expiration });
-        for (const f of SCAN_ORDER_LIST_SET_FIELDS) {
+        for (const f of SET_FIELDS.scanOrderLists) {
           const next = sets[f];
           if (next && !sameSet(next, stored[f])) patch[f] = next;
         }

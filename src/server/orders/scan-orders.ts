@@ -5,15 +5,10 @@ import crypto from 'node:crypto';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { listEnvelope } from '../../api/common';
+import { IdParams, listEnvelope } from '../../api/common';
 import { ScanOrder } from '../../api/entities';
-import {
-  SCAN_ORDER_SET_FIELDS,
-  ScanOrderCreateBody,
-  ScanOrderListQuery,
-  ScanOrderPatchBody,
-} from '../../api/orders';
-import { IdParams } from '../../api/organizations';
+import { ScanOrderCreateBody, ScanOrderListQuery, ScanOrderPatchBody } from '../../api/orders';
+import { SET_FIELDS } from '../../api/set-fields';
 import { recordActivity } from '../activities/record';
 import { readScopeSql } from '../db/read-scope-sql';
 import { scanOrders } from '../db/schema';
@@ -124,9 +119,9 @@ export const scanOrderRoutes: FastifyPluginAsyncZod = async (app) => {
           assigneeOrgIds: _o,
           ...scalars
         } = request.body.scanOrder ?? {};
-        const sets = resolveSets(SCAN_ORDER_SET_FIELDS, stored, request.body.scanOrder ?? {}, request.body);
+        const sets = resolveSets(SET_FIELDS.scanOrders, stored, request.body.scanOrder ?? {}, request.body);
         const patch = changedOnly(stored, scalars);
-        for (const f of SCAN_ORDER_SET_FIELDS) {
+        for (const f of SET_FIELDS.scanOrders) {
           const next = sets[f];
           if (next && !sameSet(next, stored[f])) patch[f] = next;
         }

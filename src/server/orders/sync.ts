@@ -1,6 +1,6 @@
 // Scan orders and scan order lists in the sync feed (DESIGN "Pull"), readable per src/access scopes.
 import { scanOrderLists, scanOrders } from '../db/schema';
-import { registerSyncSource } from '../sync/kinds';
+import type { SyncSource } from '../sync/kinds';
 import {
   scanOrderListScope,
   scanOrderScope,
@@ -10,8 +10,8 @@ import {
   type ScanOrderRow,
 } from './entities';
 
-export function orderSyncSources(): void {
-  registerSyncSource({
+export const orderSyncSources: readonly SyncSource[] = [
+  {
     kind: 'scan-orders',
     type: 'ScanOrder',
     table: scanOrders,
@@ -19,8 +19,8 @@ export function orderSyncSources(): void {
     changeSeqColumn: scanOrders.changeSeq,
     scope: scanOrderScope,
     toEntities: async (_db, rows) => rows.map((r) => toScanOrder(r as ScanOrderRow)),
-  });
-  registerSyncSource({
+  },
+  {
     kind: 'scan-order-lists',
     type: 'ScanOrderList',
     table: scanOrderLists,
@@ -28,5 +28,5 @@ export function orderSyncSources(): void {
     changeSeqColumn: scanOrderLists.changeSeq,
     scope: scanOrderListScope,
     toEntities: async (_db, rows) => rows.map((r) => toScanOrderList(r as ScanOrderListRow)),
-  });
-}
+  },
+];

@@ -3,8 +3,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { POLICIES } from '../../access';
 import type { Db } from '../db/client';
-import { organizations } from '../db/schema';
-import { sqlArray, type OrganizationRow } from '../users/repository';
+import { organizations, type OrganizationRow } from '../db/schema';
+import { sqlArray } from '../db/sql-array';
 
 /** What a new root organization may use unless its creator says otherwise: all but the platform's own. */
 export const DEFAULT_ROOT_POLICIES = POLICIES.filter((p) => p !== 'superAdmin' && !p.startsWith('platform'));

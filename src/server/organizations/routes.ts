@@ -5,30 +5,22 @@ import { and, asc, desc, eq, ilike, inArray, isNull, sql, type SQL } from 'drizz
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { asSubject } from '../../access';
-import { listEnvelope } from '../../api/common';
+import { DeletedResult, IdParams, listEnvelope } from '../../api/common';
 import {
-  Deleted,
-  IdParams,
-  ORGANIZATION_SET_FIELDS,
   OrganizationCreateBody,
   OrganizationListQuery,
   OrganizationPatchBody,
-  OrganizationText,
 } from '../../api/organizations';
+import { SET_FIELDS } from '../../api/set-fields';
 import { Organization } from '../../api/users';
 import { recordActivity } from '../activities/record';
 import { readScopeSql } from '../db/read-scope-sql';
 import { organizations, users } from '../db/schema';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { sqlArray } from '../db/sql-array';
+import { apiError, notFound } from '../http/errors';
 import { accessOf, assertCan, assertCreate, assertReadable, assertUpdate, scopeOf } from '../http/guard';
 import { recordDeletion } from '../sync/kinds';
-import {
-  findOrganization,
-  organizationScope,
-  sqlArray,
-  toOrganization,
-  toOrganizations,
-} from '../users/repository';
+import { findOrganization, organizationScope, toOrganization, toOrganizations } from './entities';
 import { likePattern } from './like';
 import {
   DEFAULT_ROOT_POLICIES,
@@ -46,6 +38,8 @@ import {
 } from './validate';
 
 const One = z.object({ result: Organization });
+/** A policy the parent organization does not have available. */
+const notInParent = (name: string) => apiError('POLICY_NOT_IN_PARENT', { name });
 
 export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx;
@@ -88,7 +82,7 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
     const id = crypto.randomUUID();
     const parent = body.parentId ? await findOrganization(db, body.parentId) : undefined;
     if (body.parentId && (!parent || !ability.can('read', asSubject('Organization', parent))))
-      throw badRequest(OrganizationText.noParent, 'NO_PARENT');
+      throw apiError('NO_PARENT');
     const rootId = parent?.rootId ?? id;
     const placement = {
       id,
@@ -99,7 +93,7 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
     assertCreate(request, 'Organization', placement, Object.keys(body));
 
     const available = body.availablePolicies ?? parent?.availablePolicies ?? DEFAULT_ROOT_POLICIES;
-    checkPolicies('availablePolicies', available, parent?.availablePolicies, OrganizationText.notInParent);
+    checkPolicies('availablePolicies', available, parent?.availablePolicies, notInParent);
     const enabled =
       body.enabledPolicies ??
       (parent ? parent.enabledPolicies : available).filter((p) => available.includes(p));
@@ -158,8 +152,8 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
         const stored = await lockOrganization(tx, request.params.id);
         if (!stored) throw notFound('Organization');
         const entity = request.body.organization ?? {};
-        const sets = resolveSets(ORGANIZATION_SET_FIELDS, stored, entity, request.body);
-        for (const f of ORGANIZATION_SET_FIELDS) {
+        const sets = resolveSets(SET_FIELDS.organizations, stored, entity, request.body);
+        for (const f of SET_FIELDS.organizations) {
           if (sets[f] && sameSet(sets[f], stored[f])) delete sets[f];
         }
         const patch = changedOnly(stored, { ...entity, ...sets });
@@ -179,7 +173,7 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
             'availablePolicies',
             added(available, stored.availablePolicies),
             parent?.availablePolicies,
-            OrganizationText.notInParent,
+            notInParent,
           );
         if (sets.enabledPolicies)
           checkPolicies('enabledPolicies', added(sets.enabledPolicies, stored.enabledPolicies), available);
@@ -224,7 +218,7 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete('/:id', { schema: { params: IdParams, response: { 200: Deleted } } }, async (request) => {
+  app.delete('/:id', { schema: { params: IdParams, response: { 200: DeletedResult } } }, async (request) => {
     const { actor } = accessOf(request);
     const row = await findOrganization(db, request.params.id);
     assertReadable(request, 'Organization', row, 'Organization');
@@ -239,7 +233,7 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
         .select({ members: sql<number>`count(*)::int` })
         .from(users)
         .where(eq(users.organizationId, org.id));
-      if (Number(teams) > 0 || Number(members) > 0) throw conflict(OrganizationText.notEmpty, 'NOT_EMPTY');
+      if (Number(teams) > 0 || Number(members) > 0) throw apiError('NOT_EMPTY');
       await tx.delete(organizations).where(eq(organizations.id, org.id));
       await touchOrganizations(tx, org.parentIds);
       await recordDeletion(tx, 'organizations', [org.id]);

@@ -3,23 +3,22 @@
 // administrators from the same organization tree. Each failure is a 400 naming the field.
 import { eq } from 'drizzle-orm';
 import { isPolicy } from '../../access';
-import { OrganizationText } from '../../api/organizations';
 import type { Db } from '../db/client';
 import { organizations, users } from '../db/schema';
 import type { ScanGroupSettings } from '../db/schema';
-import { badRequest, forbidden } from '../http/errors';
+import { apiError, type HttpError } from '../http/errors';
 
-/** Every name is one of the 24 policies and, when `within` is given, one of those. */
+/** Every name is one of the 24 policies and, when `within` is given, one of those (else `outside`'s error). */
 export function checkPolicies(
   field: string,
   values: readonly string[],
   within?: readonly string[],
-  outside: (name: string) => string = (name) => OrganizationText.notAvailable(field, name),
+  outside: (name: string) => HttpError = (name) => apiError('POLICY_NOT_AVAILABLE', { field, name }),
 ): void {
   const allowed = within && new Set(within);
   for (const name of values) {
-    if (!isPolicy(name)) throw badRequest(OrganizationText.notPolicy(field, name), 'NOT_A_POLICY');
-    if (allowed && !allowed.has(name)) throw badRequest(outside(name), 'POLICY_NOT_AVAILABLE');
+    if (!isPolicy(name)) throw apiError('NOT_A_POLICY', { field, name });
+    if (allowed && !allowed.has(name)) throw outside(name);
   }
 }
 
@@ -31,14 +30,12 @@ export function checkSuperAdminGrant(
   callerIsSuperAdmin: boolean,
   granted: readonly string[] | undefined,
 ): void {
-  if (!callerIsSuperAdmin && granted?.includes('superAdmin'))
-    throw forbidden(OrganizationText.superAdminOnly, 'SUPER_ADMIN_ONLY');
+  if (!callerIsSuperAdmin && granted?.includes('superAdmin')) throw apiError('SUPER_ADMIN_ONLY');
 }
 
 export function checkExpirySettings(settings: ScanGroupSettings): void {
   const { defaultActiveExpiryDays: def, maxDefaultActiveExpiryDays: max } = settings;
-  if (def !== undefined && max !== undefined && def > max)
-    throw badRequest(OrganizationText.expiryAboveMax, 'EXPIRY_ABOVE_MAX');
+  if (def !== undefined && max !== undefined && def > max) throw apiError('EXPIRY_ABOVE_MAX');
 }
 
 /** An organization's administrator must belong to an organization of the same tree. */
@@ -49,7 +46,7 @@ export async function checkAdminUser(db: Db, adminUserId: string | null | undefi
     .from(users)
     .innerJoin(organizations, eq(organizations.id, users.organizationId))
     .where(eq(users.id, adminUserId));
-  if (!row || row.rootId !== rootId) throw badRequest(OrganizationText.adminNotMember, 'ADMIN_NOT_MEMBER');
+  if (!row || row.rootId !== rootId) throw apiError('ADMIN_NOT_MEMBER');
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>

@@ -5,7 +5,7 @@ import { channelRange, to8bit, type ChannelRange } from './tiler';
 
 export const THUMBNAIL_MAX = 512;
 
-function bestLevelFor(slide: Slide, target: number): number {
+export function bestLevelFor(slide: Slide, target: number): number {
   for (let i = slide.levels.length - 1; i >= 0; i--) {
     const l = slide.levels[i];
     if (Math.max(l.width, l.height) >= target) return i;

@@ -1,50 +1,56 @@
 // The 'process-image' job: read the uploaded slide (through the file storage: in place on the local
-// disk, a temporary copy under DATA_DIR/tmp when in S3), write its DZI pyramid(s), thumbnail and label
-// picture, decode the label's barcode to a slide's simpleId and link the image to that slide, then mark
-// the image completed. An unreadable file ends in status failed with the reader's reason (not retried:
-// it would fail the same way); anything unexpected is thrown so the queue retries, and after the last
-// attempt the image ends failed with 'processing_error'. A canceled image (POST /images/:id/cancel)
-// is failed already: the job stops at its next band of tiles and changes nothing more.
+// disk, by ranged reads when in S3) in two steps. First, as soon as it is open,
+// make the image viewable (viewable.ts: its manifest, its label read and linked to the slide it names,
+// status completed), so its tiles are cut on demand at once; then write its DZI pyramid(s) into one pack
+// file on the local disk, and store its thumbnail, label picture and then the pack through the file
+// storage (derived.ts): the pack stored is the pyramid complete. An image shows one scene of its file: the
+// first scene's job adds an image (and a job) for each further scene (uploads/scenes.ts). An unreadable
+// file ends in status failed with the reader's reason (not retried: it would fail the same way);
+// anything unexpected is thrown so the queue retries (a retry of a viewable image only writes the
+// pyramid), and after the last attempt an image not yet viewable ends failed with 'processing_error'.
+// A canceled image (POST /images/:id/cancel, only before it is viewable) is failed already: the job
+// changes nothing more.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { normalizeSimpleId } from '../../api/scan-groups';
 import type { LayersManifest } from '../../api/tiles';
 import type { Db } from '../db/client';
-import { images, organizations, scanGroups } from '../db/schema';
+import { images } from '../db/schema';
 import type { JobHandler } from '../jobs/worker';
-import { decodeLabel } from '../slides/barcode';
 import { SlideError } from '../slides/errors';
 import { openSlide } from '../slides/registry';
 import type { Slide } from '../slides/types';
 import type { FileStorage } from '../storage';
+import { addSceneImages } from '../uploads/scenes';
+import { forgetPack, packKey, previewKey, pyramidDone, removeDerived, storeBytes, workDir } from './derived';
 import { slideKeys, tilesDir } from './files';
-import { labelPng, rgbHex, thumbnailJpeg } from './previews';
+import { PackWriter } from './pack-format';
+import { labelPng, thumbnailJpeg } from './previews';
+import { forgetOpenSlide } from './tile-on-demand';
 import { writePyramid } from './tiler';
+import { makeViewable } from './viewable';
 
 export const PROCESS_IMAGE = 'process-image';
 
 /** Image statuses of a file not yet processed: the job may start, fail or be canceled only then. */
 export const WAITING: readonly string[] = ['created', 'processing'];
 
-/** Label outcomes recorded in image.info.code, read by the upload rows (§4.3). */
-export const LabelOutcome = {
-  linked: 'label_applied',
-  unreadable: 'image_label_decode_error',
-  noMatch: 'label_does_not_exist',
-} as const;
-
 export interface ProcessingDeps {
   db: Db;
   dataDir: string;
-  /** Where the originals are (tiles are written under dataDir). */
+  /** Where the originals are, and where what is derived from them is stored. */
   storage: FileStorage;
   log: FastifyBaseLogger;
   /** Level-0 pixels per scene past which a slide is refused (MAX_SLIDE_PIXELS, slides/limits.ts). */
   maxSlidePixels?: number;
   /** Called after an image is linked to a slide (recomputes inherited assignees). */
   onLinked?: (db: Db, scanGroupId: string) => Promise<void>;
+  /**
+   * Awaited once the image is viewable, before its pyramid is written (tests hold the job there to
+   * request tiles while it processes).
+   */
+  onViewable?: (imageId: string) => Promise<void>;
 }
 
 export function processImageHandler(deps: ProcessingDeps): JobHandler {
@@ -52,129 +58,94 @@ export function processImageHandler(deps: ProcessingDeps): JobHandler {
     const imageId = String(job.payload.imageId);
     const [image] = await deps.db.select().from(images).where(eq(images.id, imageId));
     if (!image || !image.storageKey) return; // deleted meanwhile, or nothing stored: nothing to do
-    const started = await deps.db
-      .update(images)
-      .set({ status: 'processing', workerId: job.lockedBy })
-      .where(and(eq(images.id, imageId), inArray(images.status, WAITING)))
-      .returning({ id: images.id });
-    if (!started.length) return; // canceled (or already done) meanwhile
+    // Viewable already (a retry after the pyramid step failed): only the pyramid remains, if it does.
+    const viewable = image.status === 'completed' ? image.manifest : null;
+    if (viewable) {
+      if (await pyramidDone(deps.storage, deps.dataDir, imageId)) return;
+    } else {
+      const started = await deps.db
+        .update(images)
+        .set({ status: 'processing', workerId: job.lockedBy })
+        .where(and(eq(images.id, imageId), inArray(images.status, WAITING)))
+        .returning({ id: images.id });
+      if (!started.length) return; // canceled (or already done) meanwhile
+    }
     const keys = await slideKeys(deps.storage, image.storageKey);
-    await deps.storage.withLocalFiles(keys, async (files) => {
-      let slide: Slide;
-      try {
-        slide = await openSlide(files, { maxPixels: deps.maxSlidePixels });
-      } catch (error) {
-        if (!(error instanceof SlideError)) throw error;
-        await markFailed(deps.db, imageId, 'read_error', error);
-        return;
+    let slide: Slide;
+    try {
+      // By key through the storage: the file itself on disk, ranged reads from S3 (no local copy).
+      slide = await openSlide(keys, {
+        maxPixels: deps.maxSlidePixels,
+        scene: image.scene,
+        openFile: (key) => deps.storage.openSource(key),
+      });
+    } catch (error) {
+      if (!(error instanceof SlideError)) throw error;
+      await markFailed(deps.db, imageId, 'read_error', error);
+      return;
+    }
+    try {
+      let manifest = viewable;
+      if (!manifest) {
+        await addSceneImages(deps.db, image, slide.scenes);
+        manifest = (await makeViewable(deps, imageId, image.organizationId, slide)) ?? null;
+        if (!manifest) return; // canceled or deleted meanwhile
+        deps.log.info({ imageId }, 'image viewable');
+        await deps.onViewable?.(imageId);
       }
-      try {
-        await render(deps, imageId, image.organizationId, slide, signal);
-      } finally {
-        await slide.close();
-      }
-    });
+      await render(deps, imageId, slide, manifest, signal);
+    } finally {
+      await slide.close();
+    }
   };
 }
 
+/**
+ * Writes the pyramid(s) and layers.json into a pack on the local disk (DATA_DIR/work), stores the
+ * thumbnail and label picture, then the pack: a tile asked for before the pack is stored is cut on
+ * demand, and a retried job never leaves half a pyramid behind.
+ */
 async function render(
   deps: ProcessingDeps,
   imageId: string,
-  organizationId: string,
   slide: Slide,
+  manifest: LayersManifest,
   signal?: AbortSignal,
 ) {
-  const out = tilesDir(deps.dataDir, imageId);
-  const work = `${out}.partial`;
-  await fs.rm(work, { recursive: true, force: true });
+  const work = workDir(deps.dataDir);
+  await fs.mkdir(work, { recursive: true });
+  const file = path.join(work, `${imageId}.pack`);
+  const pack = await PackWriter.create(file);
   let pyramid;
+  let bytes: number;
   try {
-    pyramid = await writePyramid(slide, work, { signal });
+    pyramid = await writePyramid(slide, pack, { signal });
+    await pack.put('layers.json', Buffer.from(JSON.stringify(manifest)));
+    bytes = await pack.finish();
   } catch (error) {
-    // Canceled (or the worker stopping): what was written so far is of no use.
-    if (signal?.aborted) await fs.rm(work, { recursive: true, force: true });
+    // What was written so far is of no use (a retry starts the pyramid again).
+    await pack.discard();
     throw error;
   }
-  const ranges = pyramid.layers.map((l) => l.range).filter((r): r is { min: number; max: number } => !!r);
-  await fs.writeFile(
-    path.join(work, 'thumbnail.jpg'),
-    await thumbnailJpeg(slide, ranges.length ? ranges : undefined),
-  );
-  const label = await labelPng(slide);
-  if (label) await fs.writeFile(path.join(work, 'label.png'), label.png);
-  const manifest: LayersManifest = {
-    kind: slide.kind,
-    width: pyramid.width,
-    height: pyramid.height,
-    pixelSizeUm: slide.pixelSizeUm,
-    layers: pyramid.layers.map((l, i) => ({
-      name: l.name,
-      label: slide.kind === 'brightfield' ? slide.channels[0]?.name || 'Brightfield' : slide.channels[i].name,
-      color: slide.kind === 'brightfield' ? '#ffffff' : rgbHex(slide.channels[i].color),
-      range: l.range,
-    })),
-  };
-  await fs.writeFile(path.join(work, 'layers.json'), JSON.stringify(manifest));
-  // Swap in the finished pyramid at once: a retried job never leaves a half-written one behind.
-  await fs.rm(out, { recursive: true, force: true });
-  await fs.rename(work, out);
-
-  const simpleId = label ? await decodeLabel(label.raw) : undefined;
-  const scanGroupId = simpleId ? await findSlide(deps.db, organizationId, simpleId) : undefined;
-  const code = scanGroupId
-    ? LabelOutcome.linked
-    : label && !simpleId
-      ? LabelOutcome.unreadable
-      : LabelOutcome.noMatch;
-  const finished = await deps.db
-    .update(images)
-    .set({
-      status: 'completed',
-      displayStatus: 'completed',
-      scanType: slide.kind === 'brightfield' ? 'brightfield' : 'autofluorescence',
-      mediaType: `image/x-${slide.format}`,
-      pixelScale: slide.pixelSizeUm?.x ?? null,
-      channels: manifest.layers.map((l) => ({ name: l.label, color: l.color })),
-      displayUUIDs: pyramid.layers.map((l) => l.name),
-      ...(scanGroupId ? { scanGroupId } : {}),
-      info: sql`${images.info} || ${JSON.stringify({ code, desc: simpleId ?? '' })}::jsonb`,
-    })
-    .where(and(eq(images.id, imageId), eq(images.status, 'processing')))
-    .returning({ id: images.id });
-  if (!finished.length) {
-    // Canceled while the last tiles were written (the cancel reached another process's worker late).
-    await fs.rm(out, { recursive: true, force: true });
-    return;
+  try {
+    const { storage } = deps;
+    const ranges = pyramid.layers.map((l) => l.range).filter((r): r is { min: number; max: number } => !!r);
+    const thumbnail = await thumbnailJpeg(slide, ranges.length ? ranges : undefined);
+    await storeBytes(storage, previewKey(imageId, 'thumbnail.jpg'), thumbnail, work);
+    const label = await labelPng(slide);
+    if (label) await storeBytes(storage, previewKey(imageId, 'label.png'), label.png, work);
+    else await storage.delete(previewKey(imageId, 'label.png'));
+    await storage.adoptFile(packKey(imageId), file);
+  } finally {
+    await fs.rm(file, { force: true });
   }
-  if (scanGroupId) {
-    await deps.db
-      .update(scanGroups)
-      .set({ lastUploadDate: new Date() })
-      .where(eq(scanGroups.id, scanGroupId));
-    await deps.onLinked?.(deps.db, scanGroupId);
-  }
-  deps.log.info({ imageId, tiles: pyramid.tiles, simpleId, scanGroupId }, 'image processed');
-}
-
-/** The slide with that simpleId inside the image organization's tree (same root), if any. */
-async function findSlide(db: Db, organizationId: string, simpleId: string): Promise<string | undefined> {
-  const [org] = await db
-    .select({ rootId: organizations.rootId })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId));
-  if (!org) return undefined;
-  const rows = await db
-    .select({ id: scanGroups.id })
-    .from(scanGroups)
-    .innerJoin(organizations, eq(organizations.id, scanGroups.organizationId))
-    .where(
-      and(
-        // As printed (labels from a LIS keep their own form), or as a person would type it.
-        inArray(scanGroups.simpleId, [simpleId.trim(), normalizeSimpleId(simpleId)]),
-        eq(organizations.rootId, org.rootId),
-      ),
-    );
-  return rows[0]?.id;
+  await forgetPack(deps.dataDir, imageId);
+  // Loose files of an earlier processing of this image are superseded by the pack.
+  await fs.rm(tilesDir(deps.dataDir, imageId), { recursive: true, force: true });
+  const [still] = await deps.db.select({ id: images.id }).from(images).where(eq(images.id, imageId));
+  if (!still) await removeDerived(deps.storage, deps.dataDir, imageId); // deleted while it was written
+  await forgetOpenSlide(deps.dataDir, imageId);
+  deps.log.info({ imageId, tiles: pyramid.tiles, bytes }, 'image processed');
 }
 
 export async function markFailed(db: Db, imageId: string, code: string, error: unknown): Promise<void> {

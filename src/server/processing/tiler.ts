@@ -6,12 +6,14 @@
 // pixel is decoded twice and the reader's own (slow, downsample²) shrinking is never used. Each level
 // keeps only the rows its next tile row needs, so memory is bounded by the band (≈ 48 MiB) and the
 // slide's width, not its height. Tiles are JPEG-encoded by sharp several at a time (libuv's pool)
-// while the main thread reads and shrinks the next rows.
+// while the main thread reads and shrinks the next rows. Every file goes to a sink: the image's pyramid
+// pack (pack-format.ts) in processing, a plain folder in the benches.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { RawImage, Slide } from '../slides/types';
 import { OVERLAP, TILE_SIZE, dziLevels, dziXml, tileRect, type DziLevel } from './dzi';
+import type { PyramidSink } from './pack-format';
 
 export interface ChannelRange {
   min: number;
@@ -244,9 +246,26 @@ async function readBand(
   return band;
 }
 
+/** A sink writing each file under `dir` as a loose file (benches comparing tilers). */
+export function folderSink(dir: string): PyramidSink {
+  const made = new Set<string>();
+  return {
+    async put(name, bytes) {
+      const to = path.join(dir, ...name.split('/'));
+      const parent = path.dirname(to);
+      if (!made.has(parent)) {
+        await fs.mkdir(parent, { recursive: true });
+        made.add(parent);
+      }
+      await fs.writeFile(to, bytes);
+    },
+  };
+}
+
+/** Writes the slide's pyramid(s) into `out`: a sink, or a folder to write loose files in. */
 export async function writePyramid(
   slide: Slide,
-  outDir: string,
+  out: PyramidSink | string,
   opts: { quality?: number; onProgress?: (done: number, total: number) => void; signal?: AbortSignal } = {},
 ): Promise<PyramidResult> {
   const { width, height } = slide.levels[0];
@@ -265,23 +284,20 @@ export async function writePyramid(
   const total = layers.length * levels.reduce((n, l) => n + l.cols * l.rows, 0);
   const bandRows = Math.max(2, Math.min(1024, Math.floor(BAND_BYTES / (width * channels)) & ~1));
   const pool = new Pool(ENCODES_IN_FLIGHT);
+  const sink = typeof out === 'string' ? folderSink(out) : out;
   let done = 0;
   for (const layer of layers) {
-    await fs.mkdir(outDir, { recursive: true });
-    await fs.writeFile(path.join(outDir, `${layer.name}.dzi`), dziXml(width, height));
-    const dirs = new Map<number, string>();
-    for (const l of levels) {
-      const dir = path.join(outDir, `${layer.name}_files`, String(l.level));
-      await fs.mkdir(dir, { recursive: true });
-      dirs.set(l.level, dir);
-    }
+    await sink.put(`${layer.name}.dzi`, Buffer.from(dziXml(width, height)));
     const emit = (l: DziLevel, col: number, row: number, t: TileSource) =>
       pool.add(async () => {
         const { x, y, w, h } = t.rect;
-        await sharp(t.window, { raw: { width: t.width, height: t.rows, channels: t.channels as 1 | 3 } })
+        const jpeg = await sharp(t.window, {
+          raw: { width: t.width, height: t.rows, channels: t.channels as 1 | 3 },
+        })
           .extract({ left: x, top: y, width: w, height: h })
           .jpeg({ quality: opts.quality ?? 85, mozjpeg: false })
-          .toFile(path.join(dirs.get(l.level)!, `${col}_${row}.jpeg`));
+          .toBuffer();
+        await sink.put(`${layer.name}_files/${l.level}/${col}_${row}.jpeg`, jpeg);
         opts.onProgress?.(++done, total);
       });
     // levels[0] is full resolution; each writer feeds the next smaller level.

@@ -1,10 +1,9 @@
-// Reactions (hearts on slides) as stored and as the API returns them, with their sync source.
+// Reactions (hearts on slides) as stored and as the API returns them.
 import { eq } from 'drizzle-orm';
 import type { Reaction } from '../../api/entities';
 import type { Db } from '../db/client';
 import type { ScopeColumns } from '../db/read-scope-sql';
 import { reactions } from '../db/schema';
-import { registerSyncSource } from '../sync/kinds';
 
 export type ReactionRow = typeof reactions.$inferSelect;
 
@@ -28,16 +27,4 @@ export const toReaction = (row: ReactionRow): Reaction => ({
 export async function findReaction(db: Db, id: string): Promise<ReactionRow | undefined> {
   const [row] = await db.select().from(reactions).where(eq(reactions.id, id));
   return row;
-}
-
-export function reactionSyncSource(): void {
-  registerSyncSource({
-    kind: 'reactions',
-    type: 'Reaction',
-    table: reactions,
-    idColumn: reactions.id,
-    changeSeqColumn: reactions.changeSeq,
-    scope: reactionScope,
-    toEntities: async (_db, rows) => rows.map((r) => toReaction(r as ReactionRow)),
-  });
 }

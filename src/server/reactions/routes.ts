@@ -3,22 +3,20 @@
 import crypto from 'node:crypto';
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { listEnvelope } from '../../api/common';
+import { DeletedResult, IdParams, listEnvelope } from '../../api/common';
 import { Reaction } from '../../api/entities';
 import { CreateReactionBody, ReactionListQuery, ReactionResult } from '../../api/reactions';
-import { DeletedResult, IdParams } from '../../api/studies';
 import { recordActivity } from '../activities/record';
 import { reactions } from '../db/schema';
 import { readScopeSql } from '../db/read-scope-sql';
 import { accessOf, assertCan, assertCreate, assertReadable, scopeOf } from '../http/guard';
 import { readableScanGroup } from '../scan-groups/repository';
-import { ordering, pageOf } from '../studies/list-sql';
+import { ordering, pageOf } from '../lists/list-sql';
 import { recordDeletion } from '../sync/kinds';
-import { findReaction, reactionScope, reactionSyncSource, toReaction } from './repository';
+import { findReaction, reactionScope, toReaction } from './repository';
 
 export const reactionRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx;
-  reactionSyncSource();
 
   app.get(
     '/',

@@ -1,14 +1,13 @@
-// QC decisions are server-authoritative (issue 9): a QC result sent from a copy of the review older
+// QC decisions are server-authoritative: a QC result sent from a copy of the review older
 // than the stored one is refused (409) when someone else has meanwhile set a result, so a decision
 // made offline never silently overwrites a colleague's. The decider is read from the activity feed
 // (every status change records a 'review' activity in the same transaction as the write).
 import { and, desc, eq } from 'drizzle-orm';
 import type { ReviewStatus } from '../../api/enums';
-import { ReviewQcText } from '../../api/messages';
 import { reviewStatusText } from '../../api/reviews';
 import type { Db } from '../db/client';
 import { activities, users } from '../db/schema';
-import { conflict } from '../http/errors';
+import { apiError } from '../http/errors';
 import type { ReviewRow } from './repository';
 
 /** The user who last changed this review's status, if any did. */
@@ -50,8 +49,8 @@ export async function checkQcDecision(
     .from(users)
     .where(eq(users.id, decider));
   const who = user?.name || user?.email || 'Another reviewer';
-  throw conflict(
-    ReviewQcText.decidedFirst(who, reviewStatusText(stored.status as ReviewStatus, 'qc')),
-    'QC_DECIDED_FIRST',
-  );
+  throw apiError('QC_DECIDED_FIRST', {
+    who,
+    result: reviewStatusText(stored.status as ReviewStatus, 'qc'),
+  });
 }

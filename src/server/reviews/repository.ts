@@ -21,6 +21,7 @@ export function toReview(row: ReviewRow): Review {
     creatorUserId: row.creatorUserId,
     organizationId: row.organizationId,
     reviewGroupUUID: row.reviewGroupUUID,
+    studyId: row.studyId,
     imageId: row.imageId,
     reviewerId: row.reviewerId,
     status: row.status as Review['status'],

@@ -4,29 +4,21 @@
 import crypto from 'node:crypto';
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { Id, listEnvelope } from '../../api/common';
+import { IdParams, listEnvelope } from '../../api/common';
 import { Review } from '../../api/entities';
 import type { ReviewStatus, ReviewType } from '../../api/enums';
-import {
-  ReviewCreateBody,
-  ReviewListQuery,
-  ReviewPatchBody,
-  ReviewResult,
-  ReviewText,
-} from '../../api/reviews';
+import { ReviewCreateBody, ReviewListQuery, ReviewPatchBody, ReviewResult } from '../../api/reviews';
 import { recordActivity } from '../activities/record';
 import { readScopeSql } from '../db/read-scope-sql';
 import { images, reviews, scanGroups } from '../db/schema';
-import { badRequest, conflict } from '../http/errors';
+import { apiError } from '../http/errors';
 import { accessOf, assertCreate, assertReadable, assertUpdate, scopeOf } from '../http/guard';
 import { checkQcDecision } from './conflicts';
 import { reviewGroupRoutes } from './groups';
+import { checkReviewer, checkStatusOfType, checkStudy, groupStudy } from './request-checks';
 import { checkReviewReferences, reviewPatch, reviewSubject } from './rules';
 import { findReview, isUniqueViolation, toReview } from './repository';
-import { reviewScopeColumns, reviewSyncSources } from './sync';
-
-const IdParams = z.object({ id: Id });
+import { reviewScopeColumns } from './sync';
 
 /** §4.1 "New reviews are created pending, standard, public"; §6.2 comments are completed; QC must say. */
 const DEFAULT_STATUS: Record<ReviewType, ReviewStatus | undefined> = {
@@ -37,7 +29,6 @@ const DEFAULT_STATUS: Record<ReviewType, ReviewStatus | undefined> = {
 
 export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx;
-  reviewSyncSources();
   await app.register(reviewGroupRoutes, { prefix: '/groups' });
 
   app.get(
@@ -90,19 +81,21 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
     const { actor } = accessOf(request);
     const type: ReviewType = body.type ?? (body.qc ? 'qc' : 'standard');
     if (body.qc !== undefined && body.qc !== (type === 'qc'))
-      throw badRequest(`body.review.qc: ${ReviewText.qcMismatch}`);
-    // A QC request (issue 9): a QC review naming its reviewer and no result yet is pending until
+      throw apiError('QC_MISMATCH', { field: 'body.review.qc' });
+    // A QC request: a QC review naming its reviewer and no result yet is pending until
     // the QC reviewer gives the result; requesting it needs what requesting a review needs.
     const qcRequest = type === 'qc' && body.status === undefined && !!body.reviewerId;
     const status = body.status ?? (qcRequest ? 'pending' : DEFAULT_STATUS[type]);
-    if (!status) throw badRequest(`body.review.status: ${ReviewText.qcNeedsResult}`);
+    if (!status) throw apiError('QC_NEEDS_RESULT', { field: 'body.review.status' });
+    checkStatusOfType(type, status);
     const reviewerId = body.reviewerId ?? (type === 'standard' ? undefined : actor.userId);
-    if (!reviewerId) throw badRequest(`body.review.reviewerId: ${ReviewText.reviewerRequired}`);
+    if (!reviewerId) throw apiError('REVIEWER_REQUIRED', { field: 'body.review.reviewerId' });
     const values = {
       id: crypto.randomUUID(),
       creatorUserId: body.creatorUserId ?? actor.userId,
       organizationId: body.organizationId ?? actor.orgId,
       reviewGroupUUID: body.reviewGroupUUID,
+      studyId: body.studyId ?? null,
       imageId: body.imageId,
       reviewerId,
       status,
@@ -120,6 +113,10 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
       assertCreate(request, 'Review', { ...values, type: 'standard' as const }, Object.keys(body));
     else assertCreate(request, 'Review', values, Object.keys(body));
     await checkReviewReferences(db, request, values);
+    // A request names someone else who can act on it (a QC result or a comment is one's own).
+    if (type === 'standard' || qcRequest) await checkReviewer(app, values);
+    values.studyId = await groupStudy(db, { ...values, studyId: body.studyId ?? undefined });
+    if (values.studyId) await checkStudy(db, request, values.studyId, values.imageId);
 
     try {
       const row = await db.transaction(async (tx) => {
@@ -142,7 +139,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       return { result: toReview(row) };
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(ReviewText.duplicate, 'DUPLICATE_REVIEW');
+      if (isUniqueViolation(error)) throw apiError('DUPLICATE_REVIEW');
       throw error;
     }
   });
@@ -156,6 +153,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
       const { actor } = accessOf(request);
       const patch = reviewPatch(stored!, request.body.review);
       if (Object.keys(patch).length === 0) return { result: toReview(stored!) };
+      checkStatusOfType(stored!.type as ReviewType, patch.status);
       assertUpdate(request, 'Review', reviewSubject(stored!), patch);
       await checkReviewReferences(db, request, patch);
       await checkQcDecision(db, stored!, patch.status, request.body.review.updatedAt, actor.userId);
@@ -176,7 +174,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
         });
         return { result: toReview(row) };
       } catch (error) {
-        if (isUniqueViolation(error)) throw conflict(ReviewText.duplicate, 'DUPLICATE_REVIEW');
+        if (isUniqueViolation(error)) throw apiError('DUPLICATE_REVIEW');
         throw error;
       }
     },

@@ -5,10 +5,10 @@ import { inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { asSubject, type ReviewSubject } from '../../access';
 import type { ReviewStatus, ReviewType, Visibility } from '../../api/enums';
-import { ReviewText, type ReviewPatch } from '../../api/reviews';
+import type { ReviewPatch } from '../../api/reviews';
 import type { Db } from '../db/client';
 import { organizations } from '../db/schema';
-import { badRequest } from '../http/errors';
+import { apiError } from '../http/errors';
 import { accessOf } from '../http/guard';
 import { readableImage, readableUser, type ReviewRow } from './repository';
 
@@ -26,7 +26,15 @@ export function reviewSubject(row: ReviewRow): ReviewSubject {
 /** Sent back unchanged by clients that echo the whole review; never written. */
 const IGNORED = new Set(['createdAt', 'updatedAt', 'inheritedAssignees']);
 /** What a review is about and whose it is: fixed at creation, for everyone. */
-const FIXED = new Set(['reviewGroupUUID', 'imageId', 'type', 'qc', 'creatorUserId', 'organizationId']);
+const FIXED = new Set([
+  'reviewGroupUUID',
+  'studyId',
+  'imageId',
+  'type',
+  'qc',
+  'creatorUserId',
+  'organizationId',
+]);
 
 export type ReviewChanges = {
   comment?: string;
@@ -53,7 +61,7 @@ export function reviewPatch(stored: ReviewRow, body: ReviewPatch): ReviewChanges
       ? Array.isArray(current) && sameSet(value as string[], current as string[])
       : value === current;
     if (same) continue;
-    if (FIXED.has(key)) throw badRequest(`body.review.${key}: cannot be changed once the review exists`);
+    if (FIXED.has(key)) throw apiError('REVIEW_FIELD_FIXED', { field: `body.review.${key}` });
     changes[key] = Array.isArray(value) ? [...new Set(value as string[])] : value;
   }
   return changes as ReviewChanges;
@@ -67,16 +75,16 @@ export async function checkReviewReferences(
 ): Promise<void> {
   const { actor, ability } = accessOf(request);
   if (refs.imageId && !(await readableImage(db, request, refs.imageId)))
-    throw badRequest(`body.review.imageId: ${ReviewText.unknownImage}`, 'UNKNOWN_IMAGE');
+    throw apiError('UNKNOWN_IMAGE', { field: 'body.review.imageId' });
   if (
     refs.reviewerId &&
     refs.reviewerId !== actor.userId &&
     !(await readableUser(db, request, refs.reviewerId))
   )
-    throw badRequest(`body.review.reviewerId: ${ReviewText.unknownReviewer}`, 'UNKNOWN_USER');
+    throw apiError('UNKNOWN_REVIEWER', { field: 'body.review.reviewerId' });
   for (const id of refs.assigneeUserIds ?? []) {
     if (id !== actor.userId && !(await readableUser(db, request, id)))
-      throw badRequest(`body.review.assigneeUserIds: ${ReviewText.unknownUser}`, 'UNKNOWN_USER');
+      throw apiError('UNKNOWN_USER', { field: 'body.review.assigneeUserIds' });
   }
   const orgIds = refs.assigneeOrgIds ?? [];
   if (orgIds.length) {
@@ -88,9 +96,6 @@ export async function checkReviewReferences(
       rows.filter((r) => ability.can('read', asSubject('Organization', r))).map((r) => r.id),
     );
     if (orgIds.some((id) => !readable.has(id)))
-      throw badRequest(
-        `body.review.assigneeOrgIds: ${ReviewText.unknownOrganization}`,
-        'UNKNOWN_ORGANIZATION',
-      );
+      throw apiError('UNKNOWN_ORGANIZATION', { field: 'body.review.assigneeOrgIds' });
   }
 }

@@ -9,7 +9,7 @@ import type { Db } from '../db/client';
 import { reviewGroups, reviews } from '../db/schema';
 import { readScopeSql, type ScopeColumns } from '../db/read-scope-sql';
 import { scopeOf } from '../http/guard';
-import { registerSyncSource } from '../sync/kinds';
+import type { SyncSource } from '../sync/kinds';
 import { toReview, toReviewGroup, type ReviewRow } from './repository';
 
 /** The Review read scope (§6.2: author, reviewer, public to the organization and assignees). */
@@ -71,8 +71,8 @@ export async function reviewGroupsAsSeenBy(
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-export function reviewSyncSources(): void {
-  registerSyncSource({
+export const reviewSyncSources: readonly SyncSource[] = [
+  {
     kind: 'reviews',
     type: 'Review',
     table: reviews,
@@ -80,8 +80,8 @@ export function reviewSyncSources(): void {
     changeSeqColumn: reviews.changeSeq,
     scope: reviewScopeColumns,
     toEntities: async (_db, rows) => rows.map((r) => toReview(r as ReviewRow)),
-  });
-  registerSyncSource({
+  },
+  {
     kind: 'review-groups',
     type: 'Review',
     table: reviewGroups,
@@ -95,5 +95,5 @@ export function reviewSyncSources(): void {
         request,
         rows.map((r) => String(r.id)),
       ),
-  });
-}
+  },
+];

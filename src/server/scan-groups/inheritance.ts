@@ -11,7 +11,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { InheritedAssignee } from '../../api/entities';
 import type { Db } from '../db/client';
 import { images, scanGroups, studies } from '../db/schema';
-import { textArraySql } from '../studies/sets';
+import { textArraySql } from '../edits/sets';
 
 type Item = Required<InheritedAssignee>;
 

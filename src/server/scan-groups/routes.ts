@@ -4,41 +4,39 @@ import crypto from 'node:crypto';
 import { and, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { listEnvelope } from '../../api/common';
+import { DeletedResult, IdParams, listEnvelope } from '../../api/common';
 import type { Overwritten } from '../../api/edit-base';
 import { ScanGroup } from '../../api/entities';
 import {
   CreateScanGroupBody,
   ScanGroupListQuery,
   ScanGroupResult,
-  ScanGroupText,
   SCAN_GROUP_GUARDED_FIELDS,
   UpdateScanGroupBody,
   UpdateScanGroupResult,
   normalizeSimpleId,
 } from '../../api/scan-groups';
-import { DeletedResult, IdParams } from '../../api/studies';
+import { SET_FIELDS as RESOURCE_SET_FIELDS, type SetFieldOf } from '../../api/set-fields';
 import { recordActivity } from '../activities/record';
 import { images, organizations, reactions, scanGroups, studies } from '../db/schema';
 import { listScopeSql } from '../db/read-scope-sql';
-import { badRequest, conflict } from '../http/errors';
+import { apiError } from '../http/errors';
 import { accessOf, assertCan, assertCreate, assertUpdate, scopeOf } from '../http/guard';
 import { listPage, sendJson } from '../lists/page-statement';
 import { recordDeletion } from '../sync/kinds';
-import { containsPattern, dateRange } from '../studies/list-sql';
-import { assertAssignable, assertOrgan, checkTags } from '../studies/checks';
-import { changedFields, overwrittenValues } from '../studies/changes';
-import { applySet, setSql, textArraySql, touches, type SetChange } from '../studies/sets';
+import { containsPattern, dateRange, prefixPattern } from '../lists/list-sql';
+import { assertAssignable, assertOrgan, checkTags } from '../edits/checks';
+import { changedFields, overwrittenValues } from '../edits/changes';
+import { applySet, setSql, textArraySql, touches, type SetChange } from '../edits/sets';
 import { recomputeInheritance } from './inheritance';
 import { insertWithSimpleId, readableScanGroup, scanGroupScope, toScanGroup } from './repository';
 import { moveImages, planArchive, storageStepSet } from './storage';
 import { enqueue } from '../jobs/queue';
 import { STORAGE_STEP, STORAGE_STEP_DELAY_MS } from '../jobs/kinds';
-import { scanGroupSyncSource } from './sync';
 import { scanGroupList } from './list-sql';
 
-const SET_FIELDS = ['tags', 'assigneeUserIds', 'assigneeOrgIds'] as const;
-type SetField = (typeof SET_FIELDS)[number];
+const SET_FIELDS = RESOURCE_SET_FIELDS.scanGroups;
+type SetField = SetFieldOf<'scanGroups'>;
 /** The editable part of a PATCH's scanGroup, once unchanged and echoed fields are dropped. */
 type ScanGroupEdit = Pick<
   NonNullable<UpdateScanGroupBody['scanGroup']>,
@@ -48,7 +46,6 @@ const DAY_MS = 86_400_000;
 
 export const scanGroupRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx;
-  scanGroupSyncSource();
 
   app.get(
     '/',
@@ -69,6 +66,8 @@ export const scanGroupRoutes: FastifyPluginAsyncZod = async (app) => {
         if (q.storageStatus) out.push(inArray(scanGroups.storageStatus, q.storageStatus));
         if (q.status) out.push(inArray(scanGroups.status, q.status));
         if (q.simpleId) out.push(inArray(scanGroups.simpleId, q.simpleId.map(normalizeSimpleId)));
+        if (q.simpleIdPrefix)
+          out.push(ilike(scanGroups.simpleId, prefixPattern(normalizeSimpleId(q.simpleIdPrefix))));
         if (q.animalName)
           out.push(
             inArray(
@@ -133,8 +132,8 @@ export const scanGroupRoutes: FastifyPluginAsyncZod = async (app) => {
       assertCreate(request, 'ScanGroup', { ...row, archiveAt: body.archiveAt ?? null }, Object.keys(body));
 
       const [org] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
-      if (!org) throw badRequest('scanGroup.organizationId: No such organization is available to you');
-      checkTags({ replace: row.tags, stored: [], final: row.tags, tooMany: ScanGroupText.tooManyTags });
+      if (!org) throw apiError('ORGANIZATION_UNAVAILABLE', { field: 'scanGroup.organizationId' });
+      checkTags({ replace: row.tags, stored: [], final: row.tags, tooMany: 'SLIDE_TOO_MANY_TAGS' });
       row.animal = await assertOrgan(db, row.organId, row.animal, 'scanGroup');
       await assertAssignable(
         db,
@@ -143,7 +142,7 @@ export const scanGroupRoutes: FastifyPluginAsyncZod = async (app) => {
         'scanGroup',
       );
       if (row.archiveAt && row.archiveAt.getTime() <= now.getTime())
-        throw badRequest('scanGroup.archiveAt: must be a later date');
+        throw apiError('ARCHIVE_DATE_PAST', { field: 'scanGroup.archiveAt' });
       // The organization's default active period schedules the archive of a new slide (§3).
       const days = org.scanGroupSettings.defaultActiveExpiryDays;
       if (body.archiveAt === undefined && days) row.archiveAt = new Date(now.getTime() + days * DAY_MS);
@@ -202,7 +201,7 @@ export const scanGroupRoutes: FastifyPluginAsyncZod = async (app) => {
 
         // Archived slides keep still: only reactivation (archiveAt) is accepted (§4.2).
         if (current.storageStatus !== 'active' && Object.keys(patch).some((k) => k !== 'archiveAt'))
-          throw conflict(ScanGroupText.archived);
+          throw apiError('ARCHIVED_SLIDE_CHANGED');
         assertUpdate(request, 'ScanGroup', current, patch);
         // Read FOR UPDATE above: no other write lands between this comparison and ours.
         overwritten = overwrittenValues(patch, current, b.base, SCAN_GROUP_GUARDED_FIELDS);
@@ -215,7 +214,7 @@ export const scanGroupRoutes: FastifyPluginAsyncZod = async (app) => {
             add: b.add?.tags,
             stored: current.tags,
             final: patch.tags as string[],
-            tooMany: ScanGroupText.tooManyTags,
+            tooMany: 'SLIDE_TOO_MANY_TAGS',
           });
         const added = (f: 'assigneeUserIds' | 'assigneeOrgIds') =>
           ((patch[f] as string[] | undefined) ?? []).filter((id) => !current[f].includes(id));

@@ -8,10 +8,9 @@
 // restoring is "Pending Reactivation".
 import { eq, sql } from 'drizzle-orm';
 import type { ScanGroupStatus, StorageStatus } from '../../api/enums';
-import { ScanGroupText } from '../../api/scan-groups';
 import type { Db } from '../db/client';
 import { images, scanGroups } from '../db/schema';
-import { conflict } from '../http/errors';
+import { apiError } from '../http/errors';
 import { findScanGroup, type ScanGroupRow } from './repository';
 
 /** An archiveAt at most this far ahead counts as "now" (client clocks drift). */
@@ -49,14 +48,14 @@ export function planArchive(
       return { archiveAt: null, storageStatus: 'active' } satisfies StoragePlan;
     return { archiveAt: null } satisfies StoragePlan;
   }
-  if (reactivating) throw conflict(ScanGroupText.beingReactivated);
+  if (reactivating) throw apiError('SLIDE_BEING_REACTIVATED');
   if (archiveAt.getTime() <= now.getTime() + ARCHIVE_NOW_SKEW_MS) {
     if (current === 'active' || current === 'archiveFailure')
       return { archiveAt, storageStatus: 'archiveReady' } satisfies StoragePlan;
     return { archiveAt } satisfies StoragePlan;
   }
   // A later date schedules the archive; the storage job starts it when the date comes.
-  if (current !== 'active') throw conflict(ScanGroupText.archived);
+  if (current !== 'active') throw apiError('ARCHIVED_SLIDE_CHANGED');
   return { archiveAt } satisfies StoragePlan;
 }
 

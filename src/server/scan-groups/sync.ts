@@ -1,10 +1,10 @@
 // Slides in the sync feed (DESIGN "Pull"): readable per the ScanGroup read scope, inheritance included.
 import { scanGroups } from '../db/schema';
-import { registerSyncSource } from '../sync/kinds';
+import type { SyncSource } from '../sync/kinds';
 import { scanGroupScope, toScanGroup, type ScanGroupRow } from './repository';
 
-export function scanGroupSyncSource(): void {
-  registerSyncSource({
+export const scanGroupSyncSources: readonly SyncSource[] = [
+  {
     kind: 'scan-groups',
     type: 'ScanGroup',
     table: scanGroups,
@@ -12,5 +12,5 @@ export function scanGroupSyncSource(): void {
     changeSeqColumn: scanGroups.changeSeq,
     scope: scanGroupScope,
     toEntities: async (_db, rows) => rows.map((r) => toScanGroup(r as ScanGroupRow)),
-  });
-}
+  },
+];

@@ -11,8 +11,9 @@ import type { Db } from '../db/client';
 import { organizations, organs, pipelines, predictors, settings, users } from '../db/schema';
 import { hashPassword } from '../auth/passwords';
 import { DEFAULT_ROOT_POLICIES } from '../organizations/repository';
+import { DEMO_ORGANIZATION, type DemoLabResult } from '../../api/first-run';
 
-export const DEMO_ORGANIZATION = 'Northside Pathology Lab';
+export { DEMO_ORGANIZATION };
 
 export interface DemoUser {
   id: string;
@@ -188,11 +189,21 @@ const ORGANS: Record<string, string[]> = {
 const organsStep: SeedStep = {
   name: 'organs',
   async run(ctx) {
-    const rows = Object.entries(ORGANS).flatMap(([animal, names]) =>
-      names.map((name) => ({ id: id(), name, animal, createdBy: ctx.users.platform?.id ?? null })),
+    // The default catalogue of a first start holds most of these already (names and animals
+    // compare without regard to case): the demo uses those rows rather than adding twins.
+    const existing = new Map(
+      (await ctx.db.select().from(organs)).map((o) => [`${o.animal}:${o.name}`.toLowerCase(), o.id]),
     );
-    await ctx.db.insert(organs).values(rows);
-    for (const r of rows) ctx.organs[`${r.animal}:${r.name}`] = r.id;
+    const rows = Object.entries(ORGANS).flatMap(([animal, names]) =>
+      names
+        .filter((name) => !existing.has(`${animal}:${name}`.toLowerCase()))
+        .map((name) => ({ id: id(), name, animal, createdBy: ctx.users.platform?.id ?? null })),
+    );
+    if (rows.length > 0) await ctx.db.insert(organs).values(rows);
+    for (const r of rows) existing.set(`${r.animal}:${r.name}`.toLowerCase(), r.id);
+    for (const [animal, names] of Object.entries(ORGANS))
+      for (const name of names)
+        ctx.organs[`${animal}:${name}`] = existing.get(`${animal}:${name}`.toLowerCase())!;
   },
 };
 
@@ -329,4 +340,23 @@ export async function seedDemo(
     for (const step of steps) await step.run(ctx);
     return ctx;
   });
+}
+
+/** What the seed made, as the demo-lab call answers it and the start-up prints it. */
+export function demoSummary(ctx: SeedContext): DemoLabResult {
+  return {
+    organization: DEMO_ORGANIZATION,
+    organs: Object.keys(ctx.organs).length,
+    pipelines: Object.keys(ctx.pipelines).length,
+    users: Object.values(ctx.users).map(({ role, email, password }) => ({ role, email, password })),
+  };
+}
+
+/** The lines printed after a seed: counts, then one sign-in per role. */
+export function demoSummaryLines(summary: DemoLabResult): string[] {
+  return [
+    `Seeded ${summary.organization}: ${summary.organs} organs, ${summary.pipelines} pipelines.`,
+    'Demo sign-ins (role, e-mail, password):',
+    ...summary.users.map((u) => `  ${u.role.padEnd(34)} ${u.email.padEnd(28)} ${u.password}`),
+  ];
 }

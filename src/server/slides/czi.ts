@@ -1,6 +1,8 @@
-// Zeiss CZI reader: one scene (scene 0 unless asked), T=0, Z=middle, all channels; mosaics and pyramids.
-// Quirks: subblock X/Y are absolute stage-pixel coordinates (may be negative or large) so the image origin
-// is the minimum over the scene; overlapping mosaic tiles are drawn in ascending M (last wins); a subblock
+// Zeiss CZI reader: one scene per Slide (scene 0 unless asked; `scenes` says how many the file holds),
+// T=0, Z=middle, all channels; mosaics and pyramids.
+// Quirks: scenes are the distinct S indices of the subblock directory, in ascending order (a file written
+// without S is one scene); subblock X/Y are absolute stage-pixel coordinates (may be negative or large)
+// so the image origin is the minimum over the scene, and each scene has its own size and origin; overlapping mosaic tiles are drawn in ascending M (last wins); a subblock
 // whose stored size is smaller than its logical size belongs to the file's own pyramid and serves levels
 // at that downsample; levels below the smallest stored one are made by box-filter shrinking.
 
@@ -19,8 +21,8 @@ import {
 import { parseCziMetadata, slideChannels } from './czi-metadata';
 import { checkCompression, decodeSubblock, pixelLayout } from './czi-subblock';
 import { SlideErrors } from './errors';
-import { BytesSource, SlideFile, type ByteSource } from './file';
-import { allocRaw, assertRect, blit, resizeNearest, shrink, toRgb8 } from './raw';
+import { BytesSource, openDiskFile, type ByteSource, type OpenFile } from './file';
+import { allocRaw, blit, resizeNearest, shrink, toRgb8 } from './raw';
 import type { AssociatedName, RawImage, Slide, SlideFormatReader, SlideLevel } from './types';
 
 /** A subblock placed in level-0 pixels relative to the scene origin. */
@@ -52,8 +54,14 @@ function clusterFactor(f: number): number {
   return Math.abs(f - r) < 0.05 * r ? r : Math.round(f * 100) / 100;
 }
 
-/** Picks the plane to show: scene `scene` (index among the file's scenes), first T, middle Z, first of others. */
-function selectPlane(entries: CziDirectoryEntry[], scene: number): CziDirectoryEntry[] {
+/** The file's scene indices (S values) in ascending order; empty when its subblocks have no S. */
+function sceneValues(entries: CziDirectoryEntry[]): number[] {
+  const v = new Set(entries.map((e) => e.dims.S?.start).filter((s): s is number => s !== undefined));
+  return [...v].sort((a, b) => a - b);
+}
+
+/** Picks the plane to show: scene `scene` (index among `sceneValues`), first T, middle Z, first of others. */
+function selectPlane(entries: CziDirectoryEntry[], scenes: number[], scene: number): CziDirectoryEntry[] {
   const values = (dim: string) =>
     [...new Set(entries.map((e) => e.dims[dim]?.start).filter((v): v is number => v !== undefined))].sort(
       (a, b) => a - b,
@@ -62,10 +70,9 @@ function selectPlane(entries: CziDirectoryEntry[], scene: number): CziDirectoryE
   const dims = new Set(entries.flatMap((e) => Object.keys(e.dims)));
   for (const d of dims) {
     if (d === 'X' || d === 'Y' || d === 'C' || d === 'M') continue;
-    const v = values(d);
-    if (d === 'S') want[d] = v[Math.min(scene, v.length - 1)];
-    else if (d === 'Z') want[d] = v[Math.floor((v.length - 1) / 2)];
-    else want[d] = v[0];
+    if (d === 'S') want[d] = scenes[scene];
+    else if (d === 'Z') want[d] = values(d)[Math.floor((values(d).length - 1) / 2)];
+    else want[d] = values(d)[0];
   }
   return entries.filter((e) =>
     Object.entries(want).every(([d, v]) => e.dims[d] === undefined || e.dims[d].start === v),
@@ -78,6 +85,8 @@ class CziSlide implements Slide {
 
   constructor(
     private readonly file: ByteSource,
+    readonly scenes: number,
+    readonly scene: number,
     readonly levels: SlideLevel[],
     readonly channels: Slide['channels'],
     readonly kind: Slide['kind'],
@@ -127,11 +136,7 @@ class CziSlide implements Slide {
     h: number,
     channel = 0,
   ): Promise<RawImage> {
-    assertRect(w, h);
     const lv = this.levels[level];
-    if (!lv) throw SlideErrors.noLevel(level, this.levels.length);
-    if (this.kind === 'brightfield') channel = 0;
-    else if (!this.channels[channel]) throw SlideErrors.noChannel(channel, this.channels.length);
     const ds = lv.downsample;
     // The file's own layer closest below the wanted downsample: fewest pixels to decode, no upscaling.
     const factor = Math.max(...this.factors.filter((f) => f <= ds * 1.001));
@@ -193,7 +198,11 @@ export async function openCziSource(file: ByteSource, scene = 0): Promise<Slide>
     if (name && (a.contentFileType === 'CZI' || a.contentFileType === 'JPG')) attachments.set(name, a);
   }
 
-  const plane = selectPlane(all, scene);
+  const sceneList = sceneValues(all);
+  const sceneCount = Math.max(1, sceneList.length);
+  if (!Number.isInteger(scene) || scene < 0 || scene >= sceneCount)
+    throw SlideErrors.noScene(scene, sceneCount);
+  const plane = selectPlane(all, sceneList, scene);
   if (plane.length === 0) throw SlideErrors.cziNoSubblocks();
   for (const e of plane) {
     pixelLayout(e.pixelType); // throws for float / complex types
@@ -224,7 +233,8 @@ export async function openCziSource(file: ByteSource, scene = 0): Promise<Slide>
     };
   });
   const full = placed.filter((p) => p.factor === 1);
-  if (full.length === 0) throw SlideErrors.cziNoSubblocks();
+  if (full.length === 0)
+    throw sceneCount > 1 ? SlideErrors.cziEmptyScene(scene) : SlideErrors.cziNoSubblocks();
   const minX = Math.min(...full.map((p) => p.x));
   const minY = Math.min(...full.map((p) => p.y));
   const width = Math.max(...full.map((p) => p.x + p.w)) - minX;
@@ -249,11 +259,12 @@ export async function openCziSource(file: ByteSource, scene = 0): Promise<Slide>
   }));
   const properties: Record<string, string> = {
     ...meta.properties,
-    scenes: String(new Set(all.map((e) => e.dims.S?.start ?? 0)).size),
     fileVersion: `${header.major}.${header.minor}`,
   };
   return new CziSlide(
     file,
+    sceneCount,
+    scene,
     levels,
     slideChannels(meta, cValues.length, brightfield),
     brightfield ? 'brightfield' : 'fluorescence',
@@ -266,8 +277,8 @@ export async function openCziSource(file: ByteSource, scene = 0): Promise<Slide>
   );
 }
 
-async function hasMagic(path: string): Promise<boolean> {
-  const f = await SlideFile.open(path);
+async function hasMagic(path: string, openFile: OpenFile): Promise<boolean> {
+  const f = await openFile(path);
   try {
     if (f.size < 16) return false;
     const b = await f.read(0, 10, 'CZI', 'file header');
@@ -279,18 +290,26 @@ async function hasMagic(path: string): Promise<boolean> {
 
 export const cziReader: SlideFormatReader = {
   format: 'czi',
-  extensions: ['.czi'],
-  description: 'Zeiss CZI (ZISRAW): raw, JPEG, JPEG-XR, zstd subblocks; mosaics, pyramids, scene 0',
-  async detect(files) {
+  capabilities: {
+    levels:
+      "level 0 + the file's own pyramid subblocks (`stored`), then ×2 shrinks until ≤ 512 px (`stored: false`)",
+    pixels:
+      'Gray8, Gray16, Bgr24, Bgr48 (→ 8-bit), Bgra32 (alpha dropped); raw, JPEG, JPEG-XR, zstd0, zstd1 (hi/lo)',
+    associated: 'Label, SlidePreview (nested CZI or JPEG) → label, macro; Thumbnail JPEG',
+    scenes: 'every scene (S index), each its own size and origin; associated images are the whole file’s',
+    unsupported:
+      'float/complex pixel types, LZW; T ≠ 0, Z ≠ middle; JPEG-XR only tested on the error path (no encoder on npm)',
+  },
+  async detect(files, openFile = openDiskFile) {
     // A .czi is ours even when broken, so the user sees why it does not open; other names need the magic.
     if (files.some((f) => f.toLowerCase().endsWith('.czi'))) return true;
-    return files.length === 1 && (await hasMagic(files[0]));
+    return files.length === 1 && (await hasMagic(files[0], openFile));
   },
-  async open(files) {
+  async open(files, openFile = openDiskFile, scene = 0) {
     const main = files.find((f) => f.toLowerCase().endsWith('.czi')) ?? files[0];
-    const file = await SlideFile.open(main);
+    const file = await openFile(main);
     try {
-      return await openCziSource(file);
+      return await openCziSource(file, scene);
     } catch (e) {
       await file.close();
       throw e;

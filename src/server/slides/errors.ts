@@ -1,5 +1,6 @@
 // Reader errors: every way a slide file can fail to open, each with one exact message (tested word for word).
 // Quirk: all of them map to the upload status `read_error` (spec §4.3); the message is the reason shown.
+import { listOr, SLIDE_FORMATS } from '../../api/slide-formats';
 
 /** Stable codes so the processing job and tests need not parse messages. */
 export type SlideErrorCode =
@@ -27,14 +28,13 @@ export class SlideError extends Error {
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
+/** 'CZI, MRXS or QPTIFF': every format Tessera reads. */
+const FORMAT_NAMES = listOr(SLIDE_FORMATS.map((f) => f.format.toUpperCase()));
 
 /** The catalogue: one function per error so that each message is written exactly once. */
 export const SlideErrors = {
   unsupportedFormat: (file: string) =>
-    new SlideError(
-      'unsupported_format',
-      `Unsupported slide format: ${file} is not a CZI, MRXS or QPTIFF file`,
-    ),
+    new SlideError('unsupported_format', `Unsupported slide format: ${file} is not a ${FORMAT_NAMES} file`),
   truncated: (format: string, what: string) =>
     new SlideError('truncated', `Truncated ${format} file: ${what} runs past the end of the file`),
 
@@ -47,6 +47,8 @@ export const SlideErrors = {
   cziPixelType: (type: number) =>
     new SlideError('unsupported_pixel_type', `Unsupported CZI pixel type ${type}`),
   cziNoSubblocks: () => new SlideError('no_image', 'CZI file has no image subblocks'),
+  cziEmptyScene: (scene: number) =>
+    new SlideError('no_image', `CZI scene ${scene + 1} has no full-resolution subblocks`),
   cziBadSubblock: (offset: number, why: string) =>
     new SlideError('corrupt', `Corrupt CZI subblock at byte ${offset}: ${why}`),
 
@@ -75,6 +77,11 @@ export const SlideErrors = {
     ),
   noLevel: (level: number, count: number) =>
     new SlideError('bad_request', `Level ${level} does not exist: the slide has ${count} levels`),
+  noScene: (scene: number, count: number) =>
+    new SlideError(
+      'bad_request',
+      `Scene ${scene} does not exist: the slide has ${count} ${count === 1 ? 'scene' : 'scenes'}`,
+    ),
   noChannel: (channel: number, count: number) =>
     new SlideError('bad_request', `Channel ${channel} does not exist: the slide has ${count} channels`),
 } as const;

@@ -4,7 +4,10 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { SlideErrors } from './errors';
 
-/** Where a reader gets its bytes: a file on disk, or a buffer (CZI embeds whole CZI files as attachments). */
+/**
+ * Where a reader gets its bytes: a file on disk, an object in the bucket read by ranges (storage/ranged.ts),
+ * or a buffer (CZI embeds whole CZI files as attachments).
+ */
 export interface ByteSource {
   readonly path: string;
   readonly size: number;
@@ -61,6 +64,25 @@ export class SlideFile implements ByteSource {
 
   async close(): Promise<void> {
     await this.handle.close();
+  }
+}
+
+/**
+ * Opens one file of an upload by its name in the upload's file list (a path on disk, or a storage key): a
+ * reader opens its main file and, for a folder format, the siblings it names through it, so the same
+ * reader runs on the disk and on the bucket.
+ */
+export type OpenFile = (name: string) => Promise<ByteSource>;
+
+export const openDiskFile: OpenFile = (path) => SlideFile.open(path);
+
+/** A whole (small) file as text: MIRAX's Slidedat.ini. */
+export async function readText(openFile: OpenFile, name: string, format: string): Promise<string> {
+  const f = await openFile(name);
+  try {
+    return new TextDecoder().decode(await f.read(0, f.size, format, name));
+  } finally {
+    await f.close();
   }
 }
 

@@ -6,15 +6,14 @@
 // per photo and place each at its own photo's position. Positions (0,0) other than the first are unused.
 
 import { existsSync, readdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { TileCache } from './cache';
 import { decodeImage } from './codecs';
 import { SlideErrors } from './errors';
-import { SlideFile } from './file';
+import { openDiskFile, readText, type ByteSource, type OpenFile } from './file';
 import { MrxsIndex, iniGet, iniNum, parseIni, type Ini, type MrxsRecord } from './mrxs-index';
-import { allocRaw, assertRect, blit, toRgb8 } from './raw';
+import { allocRaw, blit, toRgb8 } from './raw';
 import type { AssociatedName, RawImage, Slide, SlideFormatReader, SlideLevel } from './types';
 
 /** A piece of a stored image drawn at a place in its level (level pixels). */
@@ -58,7 +57,10 @@ function nonhierSlot(ini: Ini, name: string, value?: string): number {
   return -1;
 }
 
-/** Finds the slide's files: given paths first, else the folder named like the .mrxs next to it. */
+/**
+ * Finds the slide's files: the given names first (the processing job lists the whole data folder), else
+ * the folder named like the .mrxs next to it on the disk.
+ */
 function locate(files: string[]): { mrxs: string; byName: Map<string, string> } {
   const mrxs = files.find((f) => f.toLowerCase().endsWith('.mrxs')) ?? files[0];
   const byName = new Map<string, string>();
@@ -72,13 +74,16 @@ function locate(files: string[]): { mrxs: string; byName: Map<string, string> } 
 
 class MrxsSlide implements Slide {
   readonly format = 'mrxs' as const;
+  /** One scene per file: what is not read is in the reader's `unsupported` capability. */
+  readonly scenes = 1;
+  readonly scene = 0;
   readonly channels = [{ name: 'Brightfield', color: [255, 255, 255] as [number, number, number] }];
   readonly kind = 'brightfield' as const;
   readonly bitsPerSample = 8 as const;
   private readonly cache = new TileCache();
 
   constructor(
-    private readonly data: SlideFile[],
+    private readonly data: ByteSource[],
     readonly levels: MrxsLevel[],
     readonly pixelSizeUm: Slide['pixelSizeUm'],
     readonly properties: Record<string, string>,
@@ -111,9 +116,7 @@ class MrxsSlide implements Slide {
   }
 
   async readRegion(level: number, x: number, y: number, w: number, h: number): Promise<RawImage> {
-    assertRect(w, h);
     const lv = this.levels[level];
-    if (!lv) throw SlideErrors.noLevel(level, this.levels.length);
     const out = allocRaw(w, h, 3, 8);
     for (let i = 0; i < out.data.length; i += 3) out.data.set(this.fill, i);
     const ids = new Set<number>();
@@ -168,11 +171,11 @@ function indexPieces(pieces: Piece[], cell: number): Map<string, number[]> {
   return grid;
 }
 
-async function openMrxs(files: string[]): Promise<Slide> {
+async function openMrxs(files: string[], openFile: OpenFile = openDiskFile): Promise<Slide> {
   const { byName } = locate(files);
   const iniPath = byName.get('Slidedat.ini');
   if (!iniPath) throw SlideErrors.mrxsNoIni();
-  const ini = parseIni(await readFile(iniPath, 'utf8'));
+  const ini = parseIni(await readText(openFile, iniPath, 'MRXS'));
   const G = 'GENERAL';
   const slideId = iniGet(ini, G, 'SLIDE_ID');
   const imagesX = iniNum(ini, G, 'IMAGENUMBER_X');
@@ -200,10 +203,10 @@ async function openMrxs(files: string[]): Promise<Slide> {
     fillBgr: iniNum(ini, s, 'IMAGE_FILL_COLOR_BGR', 0xffffff),
   }));
 
-  const indexFile = await SlideFile.open(byName.get(indexName)!);
-  const data: SlideFile[] = [];
+  const indexFile = await openFile(byName.get(indexName)!);
+  const data: ByteSource[] = [];
   try {
-    for (const n of dataNames) data.push(await SlideFile.open(byName.get(n)!));
+    for (const n of dataNames) data.push(await openFile(byName.get(n)!));
     const index = await MrxsIndex.open(indexFile, slideId);
     const s0 = sec[0];
 
@@ -329,8 +332,15 @@ async function openMrxs(files: string[]): Promise<Slide> {
 
 export const mrxsReader: SlideFormatReader = {
   format: 'mrxs',
-  extensions: ['.mrxs'],
-  description: '3DHistech MIRAX: JPEG/PNG camera images, position buffer or stitching layer, overlaps',
+  capabilities: {
+    levels: "Slidedat's zoom levels (IMAGE_CONCAT_FACTOR)",
+    pixels: 'RGB brightfield; JPEG, PNG camera images',
+    associated: 'ScanDataLayer_SlideBarcode → label, _SlideThumbnail → macro, _SlidePreview → thumbnail',
+    scenes:
+      'one image: every scanned area lies in one plane of the zoom levels (HIER_0); the other HIER layers (filter = fluorescence channels, focus = Z) are not read',
+    unsupported:
+      'BMP24 camera images (sharp cannot decode BMP); fluorescence MRXS (multiple HIER layers); the StitchingIntensityLayer path is untested (no fixture)',
+  },
   async detect(files) {
     return files.some((f) => f.toLowerCase().endsWith('.mrxs'));
   },

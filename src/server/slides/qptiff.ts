@@ -4,10 +4,10 @@
 // channel's Name and Color "r,g,b" on each page); brightfield is one RGB page per level; the XML claims
 // utf-16 but is written as ASCII; pixel size comes from ScanProfile when present, else XResolution.
 
-import { fromFile, type GeoTIFF, type GeoTIFFImage } from 'geotiff';
+import { GeoTIFF, type GeoTIFFImage } from 'geotiff';
 import { SlideError, SlideErrors } from './errors';
-import { SlideFile } from './file';
-import { allocRaw, assertRect, blit, toRgb8 } from './raw';
+import { openDiskFile, type ByteSource, type OpenFile } from './file';
+import { allocRaw, blit, toRgb8 } from './raw';
 import type { AssociatedName, RawImage, Slide, SlideChannel, SlideFormatReader, SlideLevel } from './types';
 import { child, parseXml } from './xml';
 
@@ -60,6 +60,9 @@ async function resolutionUm(image: GeoTIFFImage): Promise<{ x: number; y: number
 
 class QptiffSlide implements Slide {
   readonly format = 'qptiff' as const;
+  /** One scene per file: what is not read is in the reader's `unsupported` capability. */
+  readonly scenes = 1;
+  readonly scene = 0;
   constructor(
     private readonly tiff: GeoTIFF,
     /** pages[level][channel]; brightfield has one RGB page per level. */
@@ -85,12 +88,7 @@ class QptiffSlide implements Slide {
     h: number,
     channel = 0,
   ): Promise<RawImage> {
-    assertRect(w, h);
-    const pages = this.pages[level];
-    if (!pages) throw SlideErrors.noLevel(level, this.levels.length);
-    if (this.kind === 'brightfield') channel = 0;
-    else if (!pages[channel]) throw SlideErrors.noChannel(channel, this.channels.length);
-    const page = pages[channel];
+    const page = this.pages[level][channel];
     const bf = this.kind === 'brightfield';
     const out = allocRaw(w, h, bf ? 3 : 1, this.bitsPerSample, bf ? 255 : 0);
     // geotiff wants the window inside the page: read the clipped part and place it.
@@ -165,18 +163,45 @@ async function checkExtents(pages: QpiPage[], fileSize: number): Promise<void> {
   }
 }
 
-async function openQptiff(path: string): Promise<Slide> {
-  const f = await SlideFile.open(path);
+type TiffSource = Parameters<typeof GeoTIFF.fromSource>[0];
+
+/**
+ * geotiff's view of a byte source. geotiff asks for slices past the end (1 KiB for the header, whole
+ * IFD guesses), as its own file source answers them: the part inside the file, then zeros. Closing the
+ * GeoTIFF closes the source; `failure` keeps the first error of the byte source (geotiff's own are about
+ * the format).
+ */
+function tiffSource(f: ByteSource): TiffSource & { failure?: unknown } {
+  const fetchSlice = async (slice: { offset: number; length: number }) => {
+    const inside = Math.max(0, Math.min(slice.length, f.size - slice.offset));
+    const data = new Uint8Array(slice.length);
+    if (inside > 0) {
+      const bytes = await f.read(slice.offset, inside, 'QPTIFF', `bytes at ${slice.offset}`).catch((e) => {
+        source.failure ??= e;
+        throw e;
+      });
+      data.set(bytes);
+    }
+    return { offset: slice.offset, length: slice.length, data: data.buffer };
+  };
+  const source: TiffSource & { failure?: unknown } = {
+    fetchSlice,
+    fetch: (slices) => Promise.all(slices.map(async (s) => (await fetchSlice(s)).data)),
+    fileSize: f.size,
+    close: () => f.close(),
+  };
+  return source;
+}
+
+async function openQptiff(path: string, openFile: OpenFile): Promise<Slide> {
+  const f = await openFile(path);
   const size = f.size;
-  try {
-    if (f.size < 8 || !isTiffMagic(await f.read(0, 4, 'QPTIFF', 'header'))) throw SlideErrors.qptiffNotTiff();
-  } finally {
-    await f.close();
-  }
   let tiff: GeoTIFF;
   try {
-    tiff = await fromFile(path);
+    if (f.size < 8 || !isTiffMagic(await f.read(0, 4, 'QPTIFF', 'header'))) throw SlideErrors.qptiffNotTiff();
+    tiff = await GeoTIFF.fromSource(tiffSource(f));
   } catch (e) {
+    await f.close();
     throw corrupt(e);
   }
   try {
@@ -242,26 +267,32 @@ function isTiffMagic(b: Uint8Array): boolean {
 
 export const qptiffReader: SlideFormatReader = {
   format: 'qptiff',
-  extensions: ['.qptiff'],
-  description: 'PerkinElmer/Akoya QPTIFF: 8/16-bit fluorescence channels or RGB brightfield, reduced levels',
-  async detect(files) {
+  capabilities: {
+    levels: 'FullResolution + ReducedResolution pages',
+    pixels: 'one page per channel, 8/16-bit, names and colours from the page XML; RGB brightfield',
+    associated: 'Label, Overview → macro, Thumbnail',
+    scenes:
+      'one region: every FullResolution page is a channel of one image; a file holding several regions is not split into images',
+    unsupported: 'pixel size from ScanProfile (TIFF resolution is used)',
+  },
+  async detect(files, openFile = openDiskFile) {
     if (files.length !== 1) return false;
     // A .qptiff is ours even when broken, so the user sees why; another TIFF must show the QPI XML.
     if (files[0].toLowerCase().endsWith('.qptiff')) return true;
-    const f = await SlideFile.open(files[0]);
+    const f = await openFile(files[0]);
+    const source = tiffSource(f);
     try {
       if (f.size < 8 || !isTiffMagic(await f.read(0, 4, 'QPTIFF', 'header'))) return false;
+      const tiff = await GeoTIFF.fromSource(source);
+      return (await describe(await tiff.getImage(0))) !== undefined;
+    } catch (e) {
+      // The bytes could not be read (a cut-off file, the bucket not answering): say so. Otherwise
+      // geotiff refused what it read: not a TIFF of ours.
+      if (source.failure !== undefined || e instanceof SlideError) throw source.failure ?? e;
+      return false;
     } finally {
       await f.close();
     }
-    const tiff = await fromFile(files[0]);
-    try {
-      return (await describe(await tiff.getImage(0))) !== undefined;
-    } catch {
-      return false;
-    } finally {
-      await tiff.close();
-    }
   },
-  open: (files) => openQptiff(files[0]),
+  open: (files, openFile = openDiskFile) => openQptiff(files[0], openFile),
 };

@@ -1,7 +1,9 @@
 // The one interface every slide reader implements (STYLE §2): a fourth format is one more file behind it.
 // Directions: level 0 is the LARGEST (full resolution), as in OpenSlide; the DZI tiler converts at its boundary.
 
-export type SlideFormat = 'czi' | 'mrxs' | 'qptiff';
+import type { SlideFormat } from '../../api/slide-formats';
+import type { OpenFile } from './file';
+
 export type AssociatedName = 'label' | 'macro' | 'thumbnail';
 
 /** Decoded pixels, rows top to bottom, samples interleaved, no padding between rows. */
@@ -36,6 +38,13 @@ export interface SlideLevel {
 
 export interface Slide {
   format: SlideFormat;
+  /**
+   * How many scenes the file holds (separate regions scanned on one glass slide, e.g. three tissue
+   * sections); 1 for a reader or file without scenes. A Slide shows one scene, `scene` (0-based);
+   * `openSlide(files, { scene })` opens another.
+   */
+  scenes: number;
+  scene: number;
   /** [0] = full resolution; each next level is smaller. Never empty. */
   levels: SlideLevel[];
   /** Brightfield RGB is one channel (e.g. 'Brightfield'); fluorescence has one entry per stain. Never empty. */
@@ -49,8 +58,9 @@ export interface Slide {
    * Pixels of a rectangle given in `level`'s own pixel coordinates (x right, y down, from the top left).
    * Brightfield: RGB 8-bit (channels 3), `channel` ignored. Fluorescence: channel `channel` (default 0)
    * alone, channels 1, bits = bitsPerSample. Parts outside the slide are filled with the background
-   * (white for brightfield, 0 for fluorescence). Must fail with SlideError 'bad_request' for a level or
-   * channel that does not exist; w and h must be ≥ 1.
+   * (white for brightfield, 0 for fluorescence). Fails with SlideError 'bad_request' for a level or
+   * channel that does not exist, and w and h must be whole and ≥ 1: checked once for every reader by
+   * the slide the registry hands out (checked.ts), so a reader may assume them.
    */
   readRegion(level: number, x: number, y: number, w: number, h: number, channel?: number): Promise<RawImage>;
   /** The names that `associated` returns an image for; a subset of AssociatedName. */
@@ -63,17 +73,32 @@ export interface Slide {
   close(): Promise<void>;
 }
 
-/** One entry of the registry: cheap detection, then a full open. */
+/** What a reader supports, as the rows of docs/formats.md show it (large_image's declared capabilities). */
+export interface ReaderCapabilities {
+  levels: string;
+  pixels: string;
+  associated: string;
+  /** What becomes of a file holding several scenes / regions (one image each, or what is not read). */
+  scenes: string;
+  unsupported: string;
+}
+
+/**
+ * One entry of the registry: cheap detection, then a full open. Extensions, content type and data
+ * folder are the format's descriptor in src/api/slide-formats.ts.
+ */
 export interface SlideFormatReader {
   format: SlideFormat;
-  /** What the file picker shows; extensions with the dot. */
-  extensions: string[];
-  description: string;
+  capabilities: ReaderCapabilities;
   /**
    * True when `files` is this format. Reads at most a few header bytes; must not throw for another
-   * format's files (returns false), may throw SlideError for I/O failures.
+   * format's files (returns false), may throw SlideError for I/O failures. `openFile` opens a name of
+   * `files` (default: from the disk).
    */
-  detect(files: string[]): Promise<boolean>;
-  /** Opens the slide; throws SlideError with the reason when the file is not readable. */
-  open(files: string[]): Promise<Slide>;
+  detect(files: string[], openFile?: OpenFile): Promise<boolean>;
+  /**
+   * Opens scene `scene` (default 0) of the slide; throws SlideError with the reason when the file is not
+   * readable. A reader without scenes may ignore `scene`: the registry refuses one past `scenes`.
+   */
+  open(files: string[], openFile?: OpenFile, scene?: number): Promise<Slide>;
 }

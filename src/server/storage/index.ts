@@ -1,10 +1,14 @@
 // Where files live (DESIGN "Real parts"): DATA_DIR/files by default, an S3-compatible bucket when
 // S3_BUCKET is set. One interface for both, so uploads and processing run the same code either way.
-// Keys are relative, '/'-separated: uploads/<tus id> while bytes arrive, images/<imageId>/<file> after.
+// Keys are relative, '/'-separated: uploads/<tus id> while bytes arrive, images/<imageId>/<file> after;
+// what processing derives from an image (its pyramid pack, thumbnail and label picture) under
+// derived/<imageId>/, apart from the uploaded files so no uploaded name can meet one of them.
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { DataStore } from '@tus/utils';
+import type { ByteSource } from '../slides/file';
 import { LocalStorage } from './local';
+import type { RangedOptions } from './ranged';
 import { S3Storage, s3ConfigFromEnv } from './s3';
 
 export interface FileStorage {
@@ -27,6 +31,13 @@ export interface FileStorage {
   size(key: string): Promise<number | undefined>;
   /** The bytes of a key; `range` is inclusive like HTTP's. */
   stream(key: string, range?: { start: number; end: number }): Promise<Readable>;
+  /** Stores a local file's bytes at `key`, replacing what is there (moving an install's files). */
+  putFile(key: string, file: string): Promise<void>;
+  /**
+   * Stores a local file's bytes at `key` and removes the local file: a rename on the local disk (the
+   * file must be on the same disk as the storage), an upload streamed from the file to a bucket.
+   */
+  adoptFile(key: string, file: string): Promise<void>;
   /** Deletes a key, or every key under it when it ends with '/'. Missing keys are fine. */
   delete(keyOrPrefix: string): Promise<void>;
   /** Keys under a prefix ending with '/', recursively. */
@@ -39,12 +50,11 @@ export interface FileStorage {
   /** Removes an upload's bytes and tus metadata; a missing upload is fine. */
   removeUpload(uploadId: string): Promise<void>;
   /**
-   * Runs `work` with files on this machine holding the keys' bytes, in the keys' order and laid out
-   * like the keys (slide readers need random access, and an .mrxs its data folder beside it): the
-   * stored files themselves when local; copies downloaded under DATA_DIR/tmp when in S3, deleted
-   * when `work` ends, however it ends.
+   * A key's bytes for random access by the slide readers, without copying them here: the file itself
+   * when local; ranged GETs through a bounded block cache when in S3 (ranged.ts), sized by `ranged`
+   * when given (the storage's default otherwise). A missing key throws.
    */
-  withLocalFiles<T>(keys: string[], work: (paths: string[]) => Promise<T>): Promise<T>;
+  openSource(key: string, ranged?: Partial<RangedOptions>): Promise<ByteSource>;
   /** Bytes still free where uploads are written, when the storage can tell (local disks). */
   freeBytes(): Promise<number | undefined>;
 }
@@ -54,11 +64,13 @@ export interface StorageOptions {
   env?: NodeJS.ProcessEnv;
   /** Unfinished uploads expire this long after creation (tus expiration); 0 never. */
   expiryMs: number;
+  /** Block and cache sizes of ranged reads from S3 (default DEFAULT_RANGED). */
+  ranged?: Partial<RangedOptions>;
 }
 
 export function createStorage(opts: StorageOptions): FileStorage {
   const s3 = s3ConfigFromEnv(opts.env ?? process.env);
-  if (s3) return new S3Storage(s3, opts.dataDir, opts.expiryMs);
+  if (s3) return new S3Storage(s3, opts.expiryMs, opts.ranged);
   return new LocalStorage(path.join(opts.dataDir, 'files'), opts.expiryMs);
 }
 

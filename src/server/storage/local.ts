@@ -6,6 +6,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { FileStore } from '@tus/file-store';
+import { SlideFile, type ByteSource } from '../slides/file';
 import { assertKey, type FileStorage } from './index';
 
 const isMissing = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT';
@@ -61,6 +62,25 @@ export class LocalStorage implements FileStorage {
     return fs.createReadStream(file, range ? { start: range.start, end: range.end } : undefined);
   }
 
+  async putFile(key: string, file: string): Promise<void> {
+    const to = this.pathOf(key);
+    await fsp.mkdir(path.dirname(to), { recursive: true });
+    await fsp.copyFile(file, to);
+  }
+
+  async adoptFile(key: string, file: string): Promise<void> {
+    const to = this.pathOf(key);
+    await fsp.mkdir(path.dirname(to), { recursive: true });
+    try {
+      await fsp.rename(file, to);
+    } catch (e) {
+      // Another disk (a data folder mounted in parts): a copy, then the file removed.
+      if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+      await fsp.copyFile(file, to);
+      await fsp.rm(file, { force: true });
+    }
+  }
+
   async delete(keyOrPrefix: string): Promise<void> {
     const target = this.pathOf(keyOrPrefix.replace(/\/$/, ''));
     await fsp.rm(target, { recursive: keyOrPrefix.endsWith('/'), force: true });
@@ -98,8 +118,8 @@ export class LocalStorage implements FileStorage {
     await fsp.rm(`${file}.json`, { force: true });
   }
 
-  async withLocalFiles<T>(keys: string[], work: (paths: string[]) => Promise<T>): Promise<T> {
-    return work(keys.map((k) => this.pathOf(k)));
+  openSource(key: string): Promise<ByteSource> {
+    return SlideFile.open(this.pathOf(key));
   }
 
   async freeBytes(): Promise<number | undefined> {

@@ -3,16 +3,15 @@
 // uploads/<id>.part with the tail shorter than a part); a finished one is copied server-side to its
 // image key and every upload object removed. tests/api/uploads-s3.test.ts runs all of it against an
 // S3-compatible server (s3rver).
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import path from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { S3 } from '@aws-sdk/client-s3';
 import { S3Store } from '@tus/s3-store';
 import { DataStore, type Upload } from '@tus/utils';
+import type { ByteSource } from '../slides/file';
 import { assertKey, type FileStorage } from './index';
+import { RangedSource, type RangedOptions } from './ranged';
 
 export interface S3Settings {
   bucket: string;
@@ -82,18 +81,6 @@ class PrefixedStore extends DataStore {
   }
 }
 
-/** Copies older than this were left by a process that stopped in the middle of a job. */
-const STALE_COPY_MS = 24 * 3_600_000;
-
-async function removeStaleCopies(tmp: string): Promise<void> {
-  const entries = await fsp.readdir(tmp).catch(() => [] as string[]);
-  for (const name of entries.filter((n) => n.startsWith('files-'))) {
-    const st = await fsp.stat(path.join(tmp, name)).catch(() => undefined);
-    if (st && Date.now() - st.mtimeMs > STALE_COPY_MS)
-      await fsp.rm(path.join(tmp, name), { recursive: true, force: true });
-  }
-}
-
 /** S3's single CopyObject takes at most 5 GiB; bigger objects are copied in parts of this size. */
 const COPY_PART = 1024 * 1024 * 1024;
 const SINGLE_COPY_MAX = 5 * 1024 * 1024 * 1024;
@@ -107,8 +94,10 @@ export class S3Storage implements FileStorage {
 
   constructor(
     settings: S3Settings,
-    private readonly dataDir: string,
     expiryMs: number,
+    private readonly ranged: Partial<RangedOptions> = {},
+    /** Files up to this size are stored with one PutObject, bigger ones in parts of this size. */
+    private readonly partBytes = 64 * 1024 * 1024,
   ) {
     this.bucket = settings.bucket;
     this.tus = new TusS3Store({
@@ -164,6 +153,52 @@ export class S3Storage implements FileStorage {
       Range: range ? `bytes=${range.start}-${range.end}` : undefined,
     });
     return res.Body as Readable;
+  }
+
+  async putFile(key: string, file: string): Promise<void> {
+    assertKey(key);
+    const { size } = await fsp.stat(file);
+    if (size <= this.partBytes) {
+      // Streamed from the file: memory holds the SDK's chunks, not the file.
+      const body = fs.createReadStream(file);
+      await this.s3.putObject({ Bucket: this.bucket, Key: key, Body: body, ContentLength: size });
+      return;
+    }
+    // One PutObject takes at most 5 GiB: bigger files go in parts, read one part at a time.
+    const { UploadId } = await this.s3.createMultipartUpload({ Bucket: this.bucket, Key: key });
+    const handle = await fsp.open(file, 'r');
+    try {
+      const parts: Array<{ ETag?: string; PartNumber: number }> = [];
+      for (let start = 0, n = 1; start < size; start += this.partBytes, n++) {
+        const body = new Uint8Array(Math.min(this.partBytes, size - start));
+        await handle.read(body, 0, body.length, start);
+        const part = await this.s3.uploadPart({
+          Bucket: this.bucket,
+          Key: key,
+          UploadId,
+          PartNumber: n,
+          Body: body,
+          ContentLength: body.length,
+        });
+        parts.push({ ETag: part.ETag, PartNumber: n });
+      }
+      await this.s3.completeMultipartUpload({
+        Bucket: this.bucket,
+        Key: key,
+        UploadId,
+        MultipartUpload: { Parts: parts },
+      });
+    } catch (error) {
+      await this.s3.abortMultipartUpload({ Bucket: this.bucket, Key: key, UploadId }).catch(() => undefined);
+      throw error;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async adoptFile(key: string, file: string): Promise<void> {
+    await this.putFile(key, file);
+    await fsp.rm(file, { force: true });
   }
 
   async delete(keyOrPrefix: string): Promise<void> {
@@ -243,24 +278,20 @@ export class S3Storage implements FileStorage {
     await this.tus.forget(key);
   }
 
-  async withLocalFiles<T>(keys: string[], work: (paths: string[]) => Promise<T>): Promise<T> {
-    keys.forEach(assertKey);
-    const tmp = path.join(this.dataDir, 'tmp');
-    await fsp.mkdir(tmp, { recursive: true });
-    await removeStaleCopies(tmp);
-    const dir = path.join(tmp, `files-${crypto.randomBytes(8).toString('hex')}`);
-    try {
-      const paths: string[] = [];
-      for (const key of keys) {
-        const local = path.join(dir, ...key.split('/'));
-        await fsp.mkdir(path.dirname(local), { recursive: true });
-        await pipeline(await this.stream(key), fs.createWriteStream(local));
-        paths.push(local);
-      }
-      return await work(paths);
-    } finally {
-      await fsp.rm(dir, { recursive: true, force: true });
-    }
+  async openSource(key: string, ranged?: Partial<RangedOptions>): Promise<ByteSource> {
+    assertKey(key);
+    const size = await this.size(key);
+    if (size === undefined) throw new Error(`storage: no object "${key}"`);
+    const fetchRange = async (start: number, end: number): Promise<Uint8Array> => {
+      const res = await this.s3.getObject({
+        Bucket: this.bucket,
+        Key: key,
+        Range: `bytes=${start}-${end - 1}`,
+      });
+      if (!res.Body) return new Uint8Array(0);
+      return res.Body.transformToByteArray();
+    };
+    return new RangedSource(key, size, fetchRange, { ...this.ranged, ...ranged });
   }
 
   async freeBytes(): Promise<number | undefined> {

@@ -5,18 +5,15 @@ import crypto from 'node:crypto';
 import { eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { listEnvelope } from '../../api/common';
+import { DeletedResult, IdParams, listEnvelope } from '../../api/common';
 import type { Overwritten } from '../../api/edit-base';
 import { Study } from '../../api/entities';
-import { StudyText } from '../../api/messages';
 import { isSimpleId, normalizeSimpleId } from '../../api/scan-groups';
+import { SET_FIELDS as RESOURCE_SET_FIELDS, type SetFieldOf } from '../../api/set-fields';
 import {
   CreateStudyBody,
-  DeletedResult,
-  IdParams,
   StudyListQuery,
   StudyResult,
-  StudyRuleText,
   StudyTags,
   StudyTagsQuery,
   STUDY_GUARDED_FIELDS,
@@ -26,38 +23,38 @@ import {
 import { recordActivity } from '../activities/record';
 import { scanGroups, studies, userViewerSettings } from '../db/schema';
 import { listScopeSql, readScopeSql, UUID } from '../db/read-scope-sql';
-import { badRequest, conflict } from '../http/errors';
+import { apiError } from '../http/errors';
 import { accessOf, assertCan, assertCreate, assertUpdate, scopeOf } from '../http/guard';
+import { changedFields, overwrittenValues } from '../edits/changes';
+import { dateRange } from '../lists/list-sql';
+import { assertAssignable, checkTags } from '../edits/checks';
+import { applySet, firstDuplicate, setSql, textArraySql, touches, type SetChange } from '../edits/sets';
 import { recomputeInheritance } from '../scan-groups/inheritance';
 import { answeredByOrderIndex, listPage, sendJson } from '../lists/page-statement';
 import { recordDeletion } from '../sync/kinds';
-import { assertAddableSlides, assertAssignable, checkTags } from './checks';
-import { dateRange, studyList, studyNameContains } from './list-sql';
+import { assertAddableSlides } from './addable-slides';
+import { studyList, studyNameContains } from './list-sql';
 import { insertStudyWithActivity, readableStudy, studyScope, toStudy } from './repository';
-import { changedFields, overwrittenValues } from './changes';
-import { applySet, firstDuplicate, setSql, textArraySql, touches, type SetChange } from './sets';
-import { studySyncSource } from './sync';
 
 /** The editable part of a PATCH's study, once unchanged and echoed fields are dropped. */
 type StudyEdit = Pick<NonNullable<UpdateStudyBody['study']>, 'name' | 'viewerOptions' | SetField>;
 
-const SET_FIELDS = ['tags', 'scanGroupIds', 'assigneeUserIds', 'assigneeOrgIds'] as const;
-type SetField = (typeof SET_FIELDS)[number];
+const SET_FIELDS = RESOURCE_SET_FIELDS.studies;
+type SetField = SetFieldOf<'studies'>;
 const ASSIGNEES = ['assigneeUserIds', 'assigneeOrgIds'] as const;
 
 /** 'The study already has this scan group.': twice in one list (400) or already on the study (409). */
 function checkSlides(c: SetChange, stored: readonly string[]): void {
-  if (c.replace && firstDuplicate(c.replace)) throw badRequest(StudyText.alreadyHasScanGroup);
+  if (c.replace && firstDuplicate(c.replace)) throw apiError('SCAN_GROUP_REPEATED');
   if (c.add?.length) {
-    if (firstDuplicate(c.add)) throw badRequest(StudyText.alreadyHasScanGroup);
+    if (firstDuplicate(c.add)) throw apiError('SCAN_GROUP_REPEATED');
     const have = c.replace ?? stored;
-    if (c.add.some((id) => have.includes(id))) throw conflict(StudyText.alreadyHasScanGroup);
+    if (c.add.some((id) => have.includes(id))) throw apiError('SCAN_GROUP_IN_STUDY');
   }
 }
 
 export const studyRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx;
-  studySyncSource();
 
   app.get(
     '/',
@@ -148,7 +145,7 @@ export const studyRoutes: FastifyPluginAsyncZod = async (app) => {
       viewerOptions: body.viewerOptions ?? null,
     };
     assertCreate(request, 'Study', row, Object.keys(body));
-    checkTags({ replace: row.tags, stored: [], final: row.tags, tooMany: StudyRuleText.tooManyTags });
+    checkTags({ replace: row.tags, stored: [], final: row.tags, tooMany: 'STUDY_TOO_MANY_TAGS' });
     checkSlides({ replace: row.scanGroupIds }, []);
     await assertAddableSlides(db, request, row.scanGroupIds, 'study');
     await assertAssignable(
@@ -213,7 +210,7 @@ export const studyRoutes: FastifyPluginAsyncZod = async (app) => {
             add: b.add?.tags,
             stored: current.tags,
             final: patch.tags as string[],
-            tooMany: StudyRuleText.tooManyTags,
+            tooMany: 'STUDY_TOO_MANY_TAGS',
           });
         const added = (f: SetField) =>
           ((patch[f] as string[] | undefined) ?? []).filter((id) => !current[f].includes(id));

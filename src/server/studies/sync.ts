@@ -1,10 +1,10 @@
 // Studies in the sync feed (DESIGN "Pull"): readable per the Study read scope.
 import { studies } from '../db/schema';
-import { registerSyncSource } from '../sync/kinds';
+import type { SyncSource } from '../sync/kinds';
 import { studyScope, toStudy, type StudyRow } from './repository';
 
-export function studySyncSource(): void {
-  registerSyncSource({
+export const studySyncSources: readonly SyncSource[] = [
+  {
     kind: 'studies',
     type: 'Study',
     table: studies,
@@ -12,5 +12,5 @@ export function studySyncSource(): void {
     changeSeqColumn: studies.changeSeq,
     scope: studyScope,
     toEntities: async (_db, rows) => rows.map((r) => toStudy(r as StudyRow)),
-  });
-}
+  },
+];

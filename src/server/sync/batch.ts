@@ -6,10 +6,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   SyncBatchBody,
   SyncBatchResult,
-  SyncBatchText,
   type SyncBatchAnswer,
   type SyncBatchEntry,
 } from '../../api/sync-batch';
+import { apiErrorBody } from '../http/errors';
 
 /**
  * Calls a batch may not carry: sign-in and tokens (their cookies would be lost), the sync calls (no
@@ -50,12 +50,7 @@ export const syncBatchRoutes: FastifyPluginAsyncZod = async (app) => {
           return {
             id: entry.id,
             status: 400,
-            body: {
-              statusCode: 400,
-              error: 'Bad Request',
-              message: SyncBatchText.notBatchable,
-              code: 'BAD_REQUEST',
-            },
+            body: apiErrorBody('NOT_BATCHABLE'),
           };
         const hasBody = entry.body !== undefined;
         const res = await app.inject({

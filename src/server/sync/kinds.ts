@@ -1,5 +1,6 @@
-// The registry of mirrored kinds: each resource registers its table, subject type, read-scope
-// columns and how a row becomes the API entity, with one call. The sync feed serves them all.
+// What the sync feed needs of a mirrored kind: its table, subject type, read-scope columns and how a
+// row becomes the API entity. Each resource folder describes its kinds; src/server/sync-sources.ts
+// lists them all for the feed.
 import type { SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
@@ -24,16 +25,6 @@ export interface SyncSource {
     rows: Record<string, unknown>[],
     request: FastifyRequest,
   ): Promise<Record<string, unknown>[]>;
-}
-
-const sources = new Map<SyncKind, SyncSource>();
-
-export function registerSyncSource(source: SyncSource): void {
-  sources.set(source.kind, source);
-}
-
-export function syncSource(kind: SyncKind): SyncSource | undefined {
-  return sources.get(kind);
 }
 
 /** Records that a row is gone, so mirrors drop it on their next pull. */

@@ -7,14 +7,14 @@ import { SYNC_KINDS, SyncIds, SyncPage, SyncQuery, type SyncKind } from '../../a
 import type { Db } from '../db/client';
 import { tombstones } from '../db/schema';
 import { readScopeSql } from '../db/read-scope-sql';
-import { badRequest } from '../http/errors';
+import { apiError } from '../http/errors';
 import { scopeOf } from '../http/guard';
-import { syncSource, type SyncSource } from './kinds';
+import type { SyncSource } from './kinds';
 
 /** The cursor is the last change sequence number seen, as a decimal string. */
 function decodeCursor(raw: string | undefined): number {
   if (!raw) return 0;
-  if (!/^\d{1,18}$/.test(raw)) throw badRequest('cursor is not one this server gave out');
+  if (!/^\d{1,18}$/.test(raw)) throw apiError('BAD_CURSOR');
   return Number(raw);
 }
 
@@ -35,11 +35,20 @@ const readableOf = (request: FastifyRequest, source: SyncSource): SQL | undefine
 
 const Params = z.object({ kind: z.enum(SYNC_KINDS) });
 
-export const syncRoutes: FastifyPluginAsyncZod = async (app) => {
+export interface SyncRoutesOptions {
+  /** Every mirrored kind (src/server/sync-sources.ts). */
+  sources: readonly SyncSource[];
+}
+
+export const syncRoutes: FastifyPluginAsyncZod<SyncRoutesOptions> = async (app, { sources }) => {
   const { db } = app.ctx;
+  const byKind = new Map(sources.map((s) => [s.kind, s]));
+  // A kind the app mirrors but the feed cannot serve is a wiring mistake: refuse to start.
+  const missing = SYNC_KINDS.filter((kind) => !byKind.has(kind));
+  if (missing.length) throw new Error(`The sync feed has no source for ${missing.join(', ')}`);
   const sourceOf = (kind: SyncKind) => {
-    const source = syncSource(kind);
-    if (!source) throw badRequest(`${kind} cannot be synced yet`);
+    const source = byKind.get(kind);
+    if (!source) throw apiError('NOT_SYNCABLE', { kind });
     return source;
   };
 

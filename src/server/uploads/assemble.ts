@@ -7,12 +7,13 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { and, eq, inArray, lt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { extensionOf, isMrxsDataFile, isSlideFile, UploadOwnText } from '../../api/uploads';
+import { slideFileRole } from '../../api/slide-formats';
+import { errorText } from '../../api/errors';
 import type { Db } from '../db/client';
 import { uploadGroups, uploads } from '../db/schema';
-import { createImageRecord } from '../images/repository';
 import { enqueue } from '../jobs/queue';
 import type { FileStorage } from '../storage';
+import { createImageRecord } from './image-records';
 import { findGroup, partsOf, setGroupStatus, setPartsStatus, type UploadRow } from './repository';
 
 export const PROCESS_IMAGE_JOB = 'process-image';
@@ -42,23 +43,22 @@ export function layoutGroup(
   const dir = `images/${imageId}`;
   if (parts.length === 1) {
     const [p] = parts;
-    if (!isSlideFile(p.fileName) || extensionOf(p.fileName) === '.mrxs')
-      return { error: UploadOwnText.mrxsNeedsFolder };
+    if (slideFileRole(p.fileName) !== 'single') return { error: errorText('MRXS_NEEDS_FOLDER') };
     return { main: `${dir}/${p.fileName}`, files: [{ partId: p.id, key: `${dir}/${p.fileName}` }] };
   }
-  const mains = parts.filter((p) => extensionOf(p.fileName) === '.mrxs');
-  const data = parts.filter((p) => isMrxsDataFile(p.fileName));
+  const mains = parts.filter((p) => slideFileRole(p.fileName) === 'folderMain');
+  const data = parts.filter((p) => slideFileRole(p.fileName) === 'folderData');
   if (mains.length !== 1 || mains.length + data.length !== parts.length)
-    return { error: UploadOwnText.mrxsNeedsFolder };
+    return { error: errorText('MRXS_NEEDS_FOLDER') };
   const names = new Set(data.map((p) => p.fileName.toLowerCase()));
-  if (names.size !== data.length) return { error: UploadOwnText.duplicatePart };
-  if (!names.has('slidedat.ini')) return { error: UploadOwnText.mrxsMissingData('Slidedat.ini') };
+  if (names.size !== data.length) return { error: errorText('DUPLICATE_PART') };
+  if (!names.has('slidedat.ini')) return { error: errorText('MRXS_MISSING_DATA', { what: 'Slidedat.ini' }) };
   if (![...names].some((n) => n.endsWith('.dat')))
-    return { error: UploadOwnText.mrxsMissingData('.dat files') };
+    return { error: errorText('MRXS_MISSING_DATA', { what: '.dat files' }) };
   const main = mains[0];
   const base = path.basename(main.fileName, path.extname(main.fileName));
   // The data folder is named like the .mrxs: a name of dots only would be no folder (or its parent).
-  if (!/[^.]/.test(base)) return { error: UploadOwnText.mrxsNeedsFolder };
+  if (!/[^.]/.test(base)) return { error: errorText('MRXS_NEEDS_FOLDER') };
   return {
     main: `${dir}/${main.fileName}`,
     files: [
@@ -121,6 +121,7 @@ export async function assembleGroup(deps: UploadDeps, groupId: string): Promise<
       },
       storageKey: plan.layout.main,
       fileSize: size,
+      uploadGroupId: groupId,
     });
     await setGroupStatus(tx, groupId, 'complete');
     await enqueue(tx, PROCESS_IMAGE_JOB, { imageId: plan.imageId });

@@ -6,7 +6,7 @@
 // The blocks go to the disk with O_DIRECT, past the page cache: on this VM copying a written block
 // into fresh page-cache pages was 55–60 % of the server's CPU for an upload (kernel
 // `copy_folio_from_iter_atomic`, 3–4 s per GiB, the same for curl's body and for Chromium's;
-// bench/README.md, uploads, session 6). Bytes that do not fill an aligned block of the file (the
+// bench/README.md, uploads). Bytes that do not fill an aligned block of the file (the
 // end of a chunk) and file systems that refuse O_DIRECT go through the page cache as before.
 // A chunk is all or nothing: anything short of a whole, verified body cuts the file back to `offset`.
 import crypto from 'node:crypto';

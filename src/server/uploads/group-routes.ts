@@ -1,22 +1,21 @@
 // /v2/upload-groups: what became of the caller's uploads (the rows of the uploader and of
 // /all-recent-uploads poll this every 2.5 s, §9), and the label repair of §2.3 (?fixUpload,
 // ?fixCreateUpload): applying a slide label to an uploaded image whose label was not recognized.
-import { eq, sql } from 'drizzle-orm';
+import { eq, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listEnvelope } from '../../api/common';
-import { normalizeSimpleId, ScanGroupText } from '../../api/scan-groups';
+import { normalizeSimpleId } from '../../api/scan-groups';
 import {
   ApplyLabelBody,
   UploadGroup,
   UploadGroupListQuery,
   UploadGroupParams,
   UploadGroupResult,
-  UploadOwnText,
 } from '../../api/uploads';
 import { recordActivity } from '../activities/record';
 import { images, scanGroups } from '../db/schema';
 import { actorOf } from '../http/authenticate';
-import { conflict, HttpError, notFound } from '../http/errors';
+import { apiError, HttpError, notFound } from '../http/errors';
 import { assertCan } from '../http/guard';
 import { fromScanGroup } from '../scan-groups/inheritance';
 import { readableScanGroup } from '../scan-groups/repository';
@@ -50,8 +49,7 @@ export const uploadGroupRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = actorOf(request);
       const group = await findGroup(db, request.params.groupId);
       if (!group || group.creatorUserId !== actor.user.id) throw notFound('Upload');
-      if (group.status !== 'complete' || !group.imageId)
-        throw conflict(UploadOwnText.notComplete, 'NOT_COMPLETE');
+      if (group.status !== 'complete' || !group.imageId) throw apiError('NOT_COMPLETE');
       const [image] = await db.select().from(images).where(eq(images.id, group.imageId));
       if (!image) throw notFound('Image');
       // Labelling is part of uploading: the uploader, with the upload permission, on an active image.
@@ -75,29 +73,32 @@ export const uploadGroupRoutes: FastifyPluginAsyncZod = async (app) => {
         const { row: slide } = await readableScanGroup(tx, request, slideId!, true).catch((e: unknown) => {
           throw e instanceof HttpError && e.statusCode === 404 ? labelNotFound() : e;
         });
-        if (slide.storageStatus !== 'active') throw conflict(ScanGroupText.archived, 'SLIDE_ARCHIVED');
-        await tx
+        if (slide.storageStatus !== 'active') throw apiError('SLIDE_ARCHIVED');
+        // The label is the glass slide's: every scene's image of the file joins the slide.
+        const labelled = await tx
           .update(images)
           .set({
             scanGroupId: slide.id,
             inheritedAssignees: fromScanGroup(slide),
             info: sql`${images.info} || ${JSON.stringify({ code: 'label_applied', desc: slide.simpleId })}::jsonb`,
           })
-          .where(eq(images.id, image.id));
+          .where(or(eq(images.id, image.id), eq(images.uploadGroupId, group.id)))
+          .returning({ id: images.id });
         await tx.update(scanGroups).set({ lastUploadDate: new Date() }).where(eq(scanGroups.id, slide.id));
-        await followSlideOrders(tx, [slide.id]); // its orders follow the image (issue 8)
-        await recordActivity(tx, {
-          actionType: 'update',
-          reference: 'Image',
-          referenceId: image.id,
-          diff: { scanGroupId: slide.id },
-          creatorUserId: actor.user.id,
-          organizationId: actor.organization.id,
-        });
+        await followSlideOrders(tx, [slide.id]); // its orders follow the image
+        for (const { id } of labelled)
+          await recordActivity(tx, {
+            actionType: 'update',
+            reference: 'Image',
+            referenceId: id,
+            diff: { scanGroupId: slide.id },
+            creatorUserId: actor.user.id,
+            organizationId: actor.organization.id,
+          });
       });
       return { result: (await loadGroup(db, group.id))! };
     },
   );
 };
 
-const labelNotFound = () => new HttpError(404, UploadOwnText.labelNotFound, 'LABEL_NOT_FOUND');
+const labelNotFound = () => apiError('LABEL_NOT_FOUND');

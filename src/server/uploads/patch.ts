@@ -8,10 +8,9 @@
 // (and Upload-Expires while unfinished); the checksum extension's Upload-Checksum is verified (460).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ERRORS, TUS_RESUMABLE } from '@tus/utils';
-import { HttpError } from '../http/errors';
+import { apiError, tusError } from '../http/errors';
 import { finishPart } from './assemble';
 import type { UploadRuntime } from './runtime';
-import { STORAGE_FULL } from './store';
 
 /** tus's own wait before a request holding a resource's lock is stopped for a newer one. */
 const LOCK_DRAIN_MS = 3000;
@@ -22,7 +21,7 @@ interface TusError {
 }
 const isTusError = (e: unknown): e is TusError =>
   !!e && typeof e === 'object' && typeof (e as TusError).status_code === 'number';
-const fail = (e: TusError, code = 'TUS') => new HttpError(e.status_code, e.body.trim(), code);
+const fail = (e: TusError) => tusError(e.status_code, e.body);
 
 const header = (request: FastifyRequest, name: string): string | undefined => {
   const v = request.headers[name];
@@ -38,16 +37,16 @@ export async function patchUpload(
 ): Promise<FastifyReply> {
   if (header(request, 'tus-resumable') !== TUS_RESUMABLE) {
     reply.header('Tus-Version', TUS_RESUMABLE);
-    throw new HttpError(412, 'Tus-Resumable Required', 'TUS_VERSION');
+    throw apiError('TUS_VERSION');
   }
   const offsetText = header(request, 'upload-offset');
   if (offsetText === undefined) throw fail(ERRORS.MISSING_OFFSET);
   const offset = Number(offsetText);
   if (!Number.isSafeInteger(offset) || offset < 0 || String(offset) !== offsetText)
-    throw new HttpError(400, 'Invalid upload-offset', 'TUS');
+    throw apiError('TUS_OFFSET_INVALID');
   const type = header(request, 'content-type');
   if (type === undefined) throw fail(ERRORS.INVALID_CONTENT_TYPE);
-  if (type !== 'application/offset+octet-stream') throw new HttpError(400, 'Invalid content-type', 'TUS');
+  if (type !== 'application/offset+octet-stream') throw apiError('TUS_CONTENT_TYPE_INVALID');
   if (header(request, 'upload-length') !== undefined)
     throw fail(ERRORS.UNSUPPORTED_CREATION_DEFER_LENGTH_EXTENSION);
   const lengthText = header(request, 'content-length');
@@ -84,7 +83,7 @@ export async function patchUpload(
   } catch (e) {
     // A request stopped half-way leaves its connection with unread bytes: close it after answering.
     if (stop.signal.aborted) reply.header('Connection', 'close');
-    if ((e as NodeJS.ErrnoException).code === 'ENOSPC') throw fail(STORAGE_FULL, 'STORAGE_FULL');
+    if ((e as NodeJS.ErrnoException).code === 'ENOSPC') throw apiError('STORAGE_FULL');
     throw isTusError(e) ? fail(e) : e;
   } finally {
     clearTimeout(drain);

@@ -1,13 +1,13 @@
 // Upload groups and their parts as stored, and as GET /v2/upload-groups returns them.
-import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
-import type { UploadGroup, UploadGroupStatus, UploadPart } from '../../api/uploads';
+import { and, asc, count, desc, eq, inArray, or } from 'drizzle-orm';
+import type { UploadGroup, UploadGroupStatus, UploadImageState, UploadPart } from '../../api/uploads';
 import type { ImageStatus } from '../../api/enums';
 import type { Db } from '../db/client';
 import { images, uploadGroups, uploads } from '../db/schema';
 
 export type UploadGroupRow = typeof uploadGroups.$inferSelect;
 export type UploadRow = typeof uploads.$inferSelect;
-type ImageBits = Pick<typeof images.$inferSelect, 'id' | 'status' | 'scanGroupId' | 'info'>;
+type ImageBits = Pick<typeof images.$inferSelect, 'id' | 'status' | 'scanGroupId' | 'info' | 'scene'>;
 
 export async function findPart(db: Db, id: string): Promise<UploadRow | undefined> {
   const [row] = await db.select().from(uploads).where(eq(uploads.id, id));
@@ -24,11 +24,18 @@ export async function partsOf(db: Db, groupId: string): Promise<UploadRow[]> {
   return db.select().from(uploads).where(eq(uploads.groupId, groupId)).orderBy(asc(uploads.createdAt));
 }
 
-export function toUploadGroup(
-  group: UploadGroupRow,
-  parts: UploadRow[],
-  image: ImageBits | undefined,
-): UploadGroup {
+const imageState = (image: ImageBits): UploadImageState => ({
+  id: image.id,
+  status: image.status as ImageStatus,
+  scanGroupId: image.scanGroupId,
+  code: image.info.code ?? null,
+  desc: image.info.desc ?? null,
+});
+
+/** `images`: the group's images (its first one, and one per further scene of the file), any order. */
+export function toUploadGroup(group: UploadGroupRow, parts: UploadRow[], images: ImageBits[]): UploadGroup {
+  const first = images.find((i) => i.id === group.imageId);
+  const all = first ? [...images].sort((a, b) => a.scene - b.scene || a.id.localeCompare(b.id)) : [];
   return {
     id: group.id,
     name: group.name,
@@ -41,21 +48,14 @@ export function toUploadGroup(
       status: p.status as UploadPart['status'],
     })),
     error: group.error,
-    image: image
-      ? {
-          id: image.id,
-          status: image.status as ImageStatus,
-          scanGroupId: image.scanGroupId,
-          code: image.info.code ?? null,
-          desc: image.info.desc ?? null,
-        }
-      : null,
+    image: first ? imageState(first) : null,
+    images: all.map(imageState),
     createdAt: group.createdAt.toISOString(),
     updatedAt: group.updatedAt.toISOString(),
   };
 }
 
-/** Groups with their parts and image, in the order given. */
+/** Groups with their parts and images, in the order given. */
 export async function loadGroups(db: Db, rows: UploadGroupRow[]): Promise<UploadGroup[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((g) => g.id);
@@ -65,17 +65,25 @@ export async function loadGroups(db: Db, rows: UploadGroupRow[]): Promise<Upload
     .where(inArray(uploads.groupId, ids))
     .orderBy(asc(uploads.createdAt));
   const imageIds = rows.map((g) => g.imageId).filter((id): id is string => !!id);
+  // By the group's image id too: images stored before images named their upload group.
   const imgs = imageIds.length
     ? await db
-        .select({ id: images.id, status: images.status, scanGroupId: images.scanGroupId, info: images.info })
+        .select({
+          id: images.id,
+          status: images.status,
+          scanGroupId: images.scanGroupId,
+          info: images.info,
+          scene: images.scene,
+          uploadGroupId: images.uploadGroupId,
+        })
         .from(images)
-        .where(inArray(images.id, imageIds))
+        .where(or(inArray(images.id, imageIds), inArray(images.uploadGroupId, ids)))
     : [];
   return rows.map((g) =>
     toUploadGroup(
       g,
       parts.filter((p) => p.groupId === g.id),
-      imgs.find((i) => i.id === g.imageId),
+      imgs.filter((i) => i.id === g.imageId || i.uploadGroupId === g.id),
     ),
   );
 }

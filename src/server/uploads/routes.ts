@@ -9,20 +9,12 @@ import { eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Metadata } from '@tus/utils';
-import { inputProblem } from '../../api/input';
-import { UploadText } from '../../api/messages';
-import {
-  extensionOf,
-  isMrxsDataFile,
-  isSlideFile,
-  TUS_VERSION,
-  UploadIdParams,
-  UploadMetadata,
-  UploadOwnText,
-} from '../../api/uploads';
+import { inputIssue } from '../../api/input';
+import { slideFileRole } from '../../api/slide-formats';
+import { TUS_VERSION, UploadIdParams, UploadMetadata } from '../../api/uploads';
 import { uploadGroups, uploads } from '../db/schema';
 import { actorOf } from '../http/authenticate';
-import { badRequest, conflict, HttpError, notFound } from '../http/errors';
+import { apiError, notFound } from '../http/errors';
 import { assertCan } from '../http/guard';
 import { cancelGroup, finishPart } from './assemble';
 import { describeBytes } from './config';
@@ -36,9 +28,7 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
   return Array.isArray(v) ? v[0] : v;
 };
 
-const gone = () => new HttpError(410, 'This upload was canceled or has expired', 'UPLOAD_GONE');
-const incompatible = (message: string = UploadText.incompatibleFormat) =>
-  new HttpError(415, message, 'INCOMPATIBLE_FILE_FORMAT');
+const gone = () => apiError('UPLOAD_GONE');
 
 export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   const rt = uploadRuntime(app);
@@ -84,31 +74,32 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       header(request, 'upload-defer-length') !== undefined ||
       header(request, 'upload-length') === undefined
     )
-      throw badRequest('Upload-Length is required');
+      throw apiError('TUS_LENGTH_REQUIRED');
     const size = Number(header(request, 'upload-length'));
-    if (!Number.isSafeInteger(size) || size < 0) throw badRequest('Upload-Length must be a byte count');
+    if (!Number.isSafeInteger(size) || size < 0) throw apiError('TUS_LENGTH_INVALID');
     let raw: Record<string, string | null>;
     try {
       raw = Metadata.parse(header(request, 'upload-metadata'));
     } catch {
-      throw badRequest('Upload-Metadata is not valid tus metadata');
+      throw apiError('TUS_METADATA_INVALID');
     }
-    const unfit = inputProblem(raw, 'metadata');
-    if (unfit) throw badRequest(unfit, 'VALIDATION');
+    const unfit = inputIssue(raw, 'metadata');
+    if (unfit) throw apiError('VALIDATION', unfit);
     const parsed = UploadMetadata.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw badRequest(`metadata.${issue.path.join('.')}: ${issue.message}`);
+      throw apiError('TUS_METADATA_FIELD', { path: issue.path.join('.'), problem: issue.message });
     }
     // A file sent without a group (a plain tus client) is a group of one under an id of our own.
     const meta = { ...parsed.data, groupId: parsed.data.groupId ?? crypto.randomUUID() };
-    const ext = extensionOf(meta.filename);
-    if (ext === '.mrxs' && meta.groupSize === 1) throw incompatible(UploadOwnText.mrxsNeedsFolder);
-    const alone = isSlideFile(meta.filename) && ext !== '.mrxs';
-    const inFolder = ext === '.mrxs' || isMrxsDataFile(meta.filename);
-    if (!(alone ? meta.groupSize === 1 : inFolder && meta.groupSize > 1)) throw incompatible();
+    const role = slideFileRole(meta.filename);
+    if (role === 'folderMain' && meta.groupSize === 1) throw apiError('MRXS_NEEDS_FOLDER');
+    const alone = role === 'single';
+    const inFolder = role === 'folderMain' || role === 'folderData';
+    if (!(alone ? meta.groupSize === 1 : inFolder && meta.groupSize > 1))
+      throw apiError('INCOMPATIBLE_FILE_FORMAT');
     if (size > rt.settings.maxBytes)
-      throw new HttpError(413, UploadOwnText.tooLarge(describeBytes(rt.settings.maxBytes)), 'TOO_LARGE');
+      throw apiError('TOO_LARGE', { max: describeBytes(rt.settings.maxBytes) });
     assertCan(request, 'create', 'Image', {
       organizationId: actor.organization.id,
       creatorUserId: actor.user.id,
@@ -130,14 +121,13 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
         })
         .onConflictDoNothing({ target: uploadGroups.id });
       const group = (await findGroup(tx, meta.groupId, true))!;
-      if (group.creatorUserId !== actor.user.id) throw conflict(UploadOwnText.groupTaken);
-      if (group.status !== 'uploading') throw conflict(UploadOwnText.groupClosed, 'GROUP_CLOSED');
-      if (group.fileCount !== meta.groupSize)
-        throw badRequest('metadata.groupSize: differs from the group’s');
+      if (group.creatorUserId !== actor.user.id) throw apiError('GROUP_TAKEN');
+      if (group.status !== 'uploading') throw apiError('GROUP_CLOSED');
+      if (group.fileCount !== meta.groupSize) throw apiError('TUS_GROUP_SIZE_DIFFERS');
       const parts = await partsOf(tx, meta.groupId);
-      if (parts.some((p) => p.relativePath === relativePath)) throw conflict(UploadOwnText.duplicatePart);
-      if (parts.length >= group.fileCount) throw conflict(UploadOwnText.groupFull);
-      if (!group.name && isSlideFile(meta.filename))
+      if (parts.some((p) => p.relativePath === relativePath)) throw apiError('DUPLICATE_PART');
+      if (parts.length >= group.fileCount) throw apiError('GROUP_FULL');
+      if (!group.name && (role === 'single' || role === 'folderMain'))
         await tx.update(uploadGroups).set({ name: meta.filename }).where(eq(uploadGroups.id, meta.groupId));
       await tx.insert(uploads).values({
         id,
@@ -170,22 +160,16 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch('/:id', { schema: { params: UploadIdParams, hide: true } }, async (request, reply) => {
     const part = await ownPart(request, request.params.id);
-    if (part.status === 'complete') throw conflict('This upload is already complete', 'UPLOAD_COMPLETE');
+    if (part.status === 'complete') throw apiError('UPLOAD_COMPLETE');
     if (part.status !== 'uploading') throw gone();
-    let checksum: string | undefined;
-    try {
-      checksum = parseChecksumHeader(header(request, 'upload-checksum'));
-    } catch (e) {
-      throw badRequest((e as Error).message, 'BAD_CHECKSUM');
-    }
+    const checksum = parseChecksumHeader(header(request, 'upload-checksum'));
     return patchUpload(rt, request, reply, part.id, checksum);
   });
 
   // Termination: cancels the whole group (an .mrxs folder is one upload) and frees every byte of it.
   app.delete('/:id', { schema: { params: UploadIdParams, hide: true } }, async (request, reply) => {
     const part = await ownPart(request, request.params.id);
-    if (!(await cancelGroup(rt.deps, part.groupId)))
-      throw conflict('This upload has already finished', 'UPLOAD_FINISHED');
+    if (!(await cancelGroup(rt.deps, part.groupId))) throw apiError('UPLOAD_FINISHED');
     return reply.status(204).send();
   });
 };

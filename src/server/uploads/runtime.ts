@@ -9,6 +9,7 @@ import { storageFor } from '../storage';
 import { expireUploads, finishPart, type UploadDeps } from './assemble';
 import { uploadSettingsFromEnv, type UploadSettings } from './config';
 import { SERVER_FAILED } from '../http/errors';
+import { PgLocker } from './pg-locker';
 import { chunkContext, STORAGE_FULL, UploadStore } from './store';
 
 export interface UploadRuntime {
@@ -32,7 +33,9 @@ export function uploadRuntime(app: FastifyInstance): UploadRuntime {
   const ctx = app.ctx as AppContext & { jobs?: { nudge(): void } };
   const deps: UploadDeps = { db: app.ctx.db, storage, log: app.log, nudge: () => ctx.jobs?.nudge() };
   const store = new UploadStore(storage);
-  const locker = new MemoryLocker();
+  // One process owns PGlite; with PostgreSQL several servers may take the same upload.
+  const shared = app.ctx.database.shared;
+  const locker = shared ? new PgLocker(shared) : new MemoryLocker();
   const tus = new Server({
     path: UPLOAD_PATH,
     datastore: store,

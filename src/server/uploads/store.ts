@@ -12,7 +12,8 @@ import path from 'node:path';
 import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DataStore, StreamLimiter, type Upload } from '@tus/utils';
-import { UploadOwnText } from '../../api/uploads';
+import { errorText } from '../../api/errors';
+import { apiError } from '../http/errors';
 import type { FileStorage } from '../storage';
 import { ABORTED, CHECKSUM_MISMATCH, writeChunkToFile, type ChunkOptions } from './chunk-writer';
 
@@ -26,8 +27,8 @@ export interface ChunkContext {
 /** What tus needs from the route while it handles a request (it hands a store only ids and streams). */
 export const chunkContext = new AsyncLocalStorage<ChunkContext>();
 
-/** tus errors are `{status_code, body}`: a full disk says what happens next (UploadOwnText.storageFull). */
-export const STORAGE_FULL = { status_code: 507, body: `${UploadOwnText.storageFull}\n` };
+/** tus errors are `{status_code, body}`: a full disk says what happens next (STORAGE_FULL). */
+export const STORAGE_FULL = { status_code: 507, body: `${errorText('STORAGE_FULL')}\n` };
 /** Room kept free beside the chunk, so the database and logs never hit a full disk first. */
 const RESERVE_BYTES = 256 * 1024 * 1024;
 
@@ -143,8 +144,8 @@ function hashing(hash: crypto.Hash): Transform {
 export function parseChecksumHeader(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const m = /^(\S+) ([A-Za-z0-9+/]+={0,2})$/.exec(value.trim());
-  if (!m) throw new Error('Upload-Checksum must be "<algorithm> <base64 digest>"');
-  if (m[1].toLowerCase() !== 'sha1') throw new Error(`Unsupported checksum algorithm: ${m[1]}`);
-  if (Buffer.from(m[2], 'base64').length !== 20) throw new Error('Upload-Checksum is not a SHA-1 digest');
+  if (!m) throw apiError('CHECKSUM_MALFORMED');
+  if (m[1].toLowerCase() !== 'sha1') throw apiError('CHECKSUM_ALGORITHM', { algorithm: m[1] });
+  if (Buffer.from(m[2], 'base64').length !== 20) throw apiError('CHECKSUM_NOT_SHA1');
   return m[2];
 }

@@ -9,17 +9,17 @@ import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { UserText, type UserCreate } from '../../api/organizations';
 import { recordActivity } from '../activities/record';
-import { ACTIVATION_TTL_MS, actionLink, createActionToken } from '../auth/action-tokens';
-import { assertMailAllowed } from '../auth/rate-limit';
+import { actionLink } from '../action-tokens/links';
+import { ACTIVATION_TTL_MS, createActionToken } from '../action-tokens/tokens';
+import { assertMailAllowed } from '../rate-limits/mail';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
-import { actionTokens, organizations, users } from '../db/schema';
-import { badRequest, conflict, forbidden, notFound } from '../http/errors';
+import { actionTokens, organizations, users, type UserRow } from '../db/schema';
+import { apiError, notFound } from '../http/errors';
 import { accessOf, assertCreate, assertReadable } from '../http/guard';
 import { touchOrganizations } from '../organizations/repository';
 import { checkPolicies, checkSuperAdminGrant } from '../organizations/validate';
 import { actorOf } from '../http/authenticate';
-import type { UserRow } from './repository';
 
 /** PostgreSQL's unique_violation: two invitations of one address raced past the check. */
 /** Drizzle wraps the driver's error, so the code may sit on `cause`. */
@@ -49,18 +49,18 @@ export async function inviteUser(
         .from(organizations)
         .where(eq(organizations.id, organizationId))
         .for('update');
-      if (!org) throw badRequest(UserText.noOrganization, 'NO_ORGANIZATION');
+      if (!org) throw apiError('NO_ORGANIZATION');
       const enabledPolicies = [...new Set(body.enabledPolicies ?? [])];
       checkPolicies('enabledPolicies', enabledPolicies, org.availablePolicies);
       checkSuperAdminGrant(actor.superAdmin, enabledPolicies);
       const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, body.email));
-      if (taken) throw conflict(UserText.emailTaken, 'EMAIL_TAKEN');
+      if (taken) throw apiError('EMAIL_TAKEN');
       if (org.userLimit !== null) {
         const [{ count }] = await tx
           .select({ count: sql<number>`count(*)::int` })
           .from(users)
           .where(eq(users.organizationId, org.id));
-        if (Number(count) >= org.userLimit) throw forbidden(UserText.userLimit(org.userLimit), 'USER_LIMIT');
+        if (Number(count) >= org.userLimit) throw apiError('USER_LIMIT', { limit: org.userLimit });
       }
       const name = body.name ?? body.email.split('@')[0];
       await tx.insert(users).values({
@@ -85,7 +85,7 @@ export async function inviteUser(
       return markPending(tx, id, org.id, actor.userId);
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(UserText.emailTaken, 'EMAIL_TAKEN');
+    if (isUniqueViolation(error)) throw apiError('EMAIL_TAKEN');
     throw error;
   }
 }
@@ -158,7 +158,7 @@ export async function resendInvitation(
     assertReadable(request, 'User', row, 'User');
     if (!row) throw notFound('User');
     assertCreate(request, 'User', { id: row.id, organizationId: row.organizationId }, []);
-    if (row.status === 'active') throw conflict(UserText.alreadyActive, 'ALREADY_ACTIVE');
+    if (row.status === 'active') throw apiError('ALREADY_ACTIVE');
     await assertMailAllowed(tx, 'invitation', row.id, request.ip);
     const [org] = await tx.select().from(organizations).where(eq(organizations.id, row.organizationId));
     await sendInvitation(ctx, tx, row, org?.name ?? '', inviter, linkBase);

@@ -1,17 +1,13 @@
-// Reads users and organizations and shapes them as the API returns them (spec §3).
+// Reads users and shapes them as the API returns them (spec §3).
 import { sqlArray } from '../db/sql-array';
-import { eq, sql } from 'drizzle-orm';
-import type { Organization, User } from '../../api/users';
+import { eq } from 'drizzle-orm';
+import type { User } from '../../api/users';
 import type { Db } from '../db/client';
-import { organizations, users } from '../db/schema';
+import { users, type UserRow } from '../db/schema';
 import type { ScopeColumns } from '../db/read-scope-sql';
 
-/** The columns the User and Organization read scopes test (one object each: readScopeSql keeps its SQL per object). */
+/** The columns the User read scope tests (one object: readScopeSql keeps its SQL per object). */
 export const userScope: ScopeColumns = { organizationId: users.organizationId };
-export const organizationScope: ScopeColumns = { id: organizations.id, rootId: organizations.rootId };
-
-export type UserRow = typeof users.$inferSelect;
-export type OrganizationRow = typeof organizations.$inferSelect;
 
 export function toUser(row: UserRow): User {
   return {
@@ -39,48 +35,4 @@ export async function findUser(db: Db, id: string): Promise<UserRow | undefined>
   return row;
 }
 
-export async function findOrganization(db: Db, id: string): Promise<OrganizationRow | undefined> {
-  const [row] = await db.select().from(organizations).where(eq(organizations.id, id));
-  return row;
-}
-
-export async function toOrganization(db: Db, row: OrganizationRow): Promise<Organization> {
-  const [org] = await toOrganizations(db, [row]);
-  return org;
-}
-
 export { sqlArray };
-
-/** Many rows at once: two queries for all of them (descendants and member counts), not two per row. */
-export async function toOrganizations(db: Db, rows: readonly OrganizationRow[]): Promise<Organization[]> {
-  if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  // One after another: `db` may be a transaction, whose one connection runs one query at a time.
-  const descendants = await db
-    .select({ id: organizations.id, parentIds: organizations.parentIds })
-    .from(organizations)
-    .where(sql`${organizations.parentIds} && ${sqlArray(ids)}`);
-  const counts = await db
-    .select({ organizationId: users.organizationId, count: sql<number>`count(*)::int` })
-    .from(users)
-    .where(sql`${users.organizationId} = ANY(${sqlArray(ids, 'uuid')})`)
-    .groupBy(users.organizationId);
-  const countOf = new Map(counts.map((c) => [c.organizationId, Number(c.count)]));
-  return rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    rootId: row.rootId,
-    parentId: row.parentId,
-    parentIds: row.parentIds,
-    childIds: descendants.filter((d) => d.parentIds.includes(row.id)).map((d) => d.id),
-    enabledPolicies: row.enabledPolicies,
-    availablePolicies: row.availablePolicies,
-    info: row.info,
-    creatorUserId: row.creatorUserId,
-    createdAt: row.createdAt.toISOString(),
-    adminUserId: row.adminUserId,
-    scanGroupSettings: row.scanGroupSettings,
-    userLimit: row.userLimit,
-    numberOfUsers: countOf.get(row.id) ?? 0,
-  }));
-}

@@ -3,17 +3,15 @@
 import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { listEnvelope } from '../../api/common';
+import { DeletedResult, IdParams, listEnvelope } from '../../api/common';
 import {
   CheckEmailQuery,
   CheckEmailResult,
-  Deleted,
-  IdParams,
-  USER_SET_FIELDS,
   UserCreateBody,
   UserListQuery,
   UserPatchBody,
 } from '../../api/organizations';
+import { SET_FIELDS } from '../../api/set-fields';
 import { User } from '../../api/users';
 import { recordActivity } from '../activities/record';
 import { actionTokens, organizations, refreshTokens, sessions, users } from '../db/schema';
@@ -21,13 +19,14 @@ import { readScopeSql } from '../db/read-scope-sql';
 import { notFound } from '../http/errors';
 import { accessOf, assertCan, assertReadable, assertUpdate, scopeOf } from '../http/guard';
 import { linkOrigin } from '../http/origins';
+import { findOrganization } from '../organizations/entities';
 import { likePattern } from '../organizations/like';
 import { touchOrganizations } from '../organizations/repository';
 import { resolveSets, sameSet } from '../organizations/set-ops';
 import { changedOnly, checkPolicies, checkSuperAdminGrant } from '../organizations/validate';
 import { recordDeletion } from '../sync/kinds';
 import { inviteUser, resendInvitation } from './invite';
-import { findOrganization, findUser, findUserByEmail, toUser, userScope } from './repository';
+import { findUser, findUserByEmail, toUser, userScope } from './repository';
 
 const One = z.object({ result: User });
 
@@ -108,7 +107,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         const [stored] = await tx.select().from(users).where(eq(users.id, request.params.id)).for('update');
         if (!stored) throw notFound('User');
         const entity = request.body.user ?? {};
-        const sets = resolveSets(USER_SET_FIELDS, stored, entity, request.body);
+        const sets = resolveSets(SET_FIELDS.users, stored, entity, request.body);
         const policies = sets.enabledPolicies;
         const patch = changedOnly(stored, { name: entity.name });
         if (policies && !sameSet(policies, stored.enabledPolicies)) patch.enabledPolicies = policies;
@@ -140,7 +139,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete('/:id', { schema: { params: IdParams, response: { 200: Deleted } } }, async (request) => {
+  app.delete('/:id', { schema: { params: IdParams, response: { 200: DeletedResult } } }, async (request) => {
     const { actor } = accessOf(request);
     const row = await findUser(db, request.params.id);
     assertReadable(request, 'User', row, 'User');

@@ -1,10 +1,11 @@
 // Organizations and users in the sync feed: readable per src/access read scopes.
-import { organizations, users } from '../db/schema';
-import { registerSyncSource } from '../sync/kinds';
-import { toOrganizations, toUser, type OrganizationRow, type UserRow } from './repository';
+import { organizations, users, type OrganizationRow, type UserRow } from '../db/schema';
+import { toOrganizations } from '../organizations/entities';
+import type { SyncSource } from '../sync/kinds';
+import { toUser } from './repository';
 
-export function organizationSyncSources(): void {
-  registerSyncSource({
+export const organizationSyncSources: readonly SyncSource[] = [
+  {
     kind: 'organizations',
     type: 'Organization',
     table: organizations,
@@ -12,8 +13,8 @@ export function organizationSyncSources(): void {
     changeSeqColumn: organizations.changeSeq,
     scope: { id: organizations.id, rootId: organizations.rootId },
     toEntities: (db, rows) => toOrganizations(db, rows as OrganizationRow[]),
-  });
-  registerSyncSource({
+  },
+  {
     kind: 'users',
     type: 'User',
     table: users,
@@ -21,5 +22,5 @@ export function organizationSyncSources(): void {
     changeSeqColumn: users.changeSeq,
     scope: { organizationId: users.organizationId },
     toEntities: async (_db, rows) => rows.map((r) => toUser(r as UserRow)),
-  });
-}
+  },
+];

@@ -4,11 +4,10 @@
 import crypto from 'node:crypto';
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { listEnvelope } from '../../api/common';
+import { IdParams, listEnvelope } from '../../api/common';
 import { UserViewerSettings } from '../../api/entities';
 import {
   CreateViewerSettingsBody,
-  IdParams,
   UpdateViewerSettingsBody,
   ViewerSettingsListQuery,
   ViewerSettingsResult,
@@ -18,7 +17,7 @@ import type { Db } from '../db/client';
 import { userViewerSettings } from '../db/schema';
 import { readScopeSql } from '../db/read-scope-sql';
 import { accessOf, assertCreate, assertReadable, assertUpdate, scopeOf } from '../http/guard';
-import { ordering, pageOf } from '../studies/list-sql';
+import { ordering, pageOf } from '../lists/list-sql';
 import { readableStudy } from '../studies/repository';
 
 type Row = typeof userViewerSettings.$inferSelect;

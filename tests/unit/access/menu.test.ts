@@ -104,6 +104,18 @@ const table: [string, Policy[], Check, Check][] = [
   ],
   ['canCreateTeam', ['createTeams'], (a) => menu.canCreateTeam(a), (a) => menu.canCreateTeam(a)],
   [
+    'canOpenAdministrator',
+    ['modifyOrganizationUsers'],
+    (a) => menu.canOpenAdministrator(a),
+    (a) => menu.canOpenAdministrator(a),
+  ],
+  [
+    'annotationToCreate',
+    ['manageOrganizationAnnotations'],
+    (a) => a.can('create', menu.annotationToCreate(me)),
+    (a) => a.can('create', menu.annotationToCreate(me)),
+  ],
+  [
     'canViewAdminArea(teams)',
     ['modifyTeams'],
     (a) => menu.canViewAdminArea(a, 'teams'),
@@ -126,6 +138,31 @@ describe('menu checks', () => {
         storageStatus: 'archived',
       }),
     ).toBe(false);
+  });
+
+  it('should tell whether a person may share studies, by their own effective policies', () => {
+    const person = (policies: readonly Policy[], orgEnabled: readonly Policy[] = policies) => ({
+      user: { id: PEER, organizationId: LAB, enabledPolicies: policies },
+      organization: {
+        id: LAB,
+        rootId: LAB,
+        parentIds: [],
+        childIds: [],
+        enabledPolicies: orgEnabled,
+        availablePolicies: orgEnabled,
+      },
+    });
+    expect(menu.canShareStudies(person(['manageOrganizationStudies']))).toBe(true);
+    expect(menu.canShareStudies(person(['superAdmin']))).toBe(true);
+    expect(menu.canShareStudies(person(['createOrganizationOrders']))).toBe(false);
+    // Enabled for the user but not by the organization: no.
+    expect(menu.canShareStudies(person(['manageOrganizationStudies'], []))).toBe(false);
+  });
+
+  it("should say a denied annotation with the spec's create text", () => {
+    expect(denialTooltip(abilityOf([]), 'create', menu.annotationToCreate(me))?.message).toBe(
+      "You don't have permissions to create",
+    );
   });
 
   it('should build the create-study tooltip of §5 verbatim', () => {

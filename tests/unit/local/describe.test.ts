@@ -47,6 +47,7 @@ describe('describeEntry', () => {
     [entry('DELETE', '/images/i9'), 'Delete an image'],
     [entry('PATCH', '/scan-order-lists/l1/place'), 'Change scan order list'],
     [entry('POST', '/annotations', { annotation: {} }), 'Create annotation'],
+    [entry('POST', '/annotations', { annotation: { name: 'Margin' } }), 'Create annotation "Margin"'],
   ])('%j → %s', (e, expected) => {
     expect(describeEntry(e, nameOf)).toBe(expected);
   });

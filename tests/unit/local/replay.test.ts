@@ -7,6 +7,7 @@ import { STUDY_NAME_MAX } from '../../../src/api/constants';
 import { processLock } from '../../../src/local/locks';
 import { createEntity, enqueue, updateEntity } from '../../../src/local/outbox';
 import { pullKind } from '../../../src/local/pull';
+import { IDEMPOTENCY_IN_PROGRESS } from '../../../src/api/idempotency';
 import { readRow, readRows } from '../../../src/local/read';
 import { replayOutbox, type ReplayResult } from '../../../src/local/replay';
 import { NetworkError, type Transport } from '../../../src/local/transport';
@@ -22,6 +23,9 @@ async function scripted(script: string): Promise<string> {
   const transport: Transport = async () => {
     const answer = answers.shift();
     if (answer === 'net') throw new NetworkError('offline');
+    // 'busy': the server still runs this entry's first send (its Idempotency-Key is reserved).
+    if (answer === 'busy')
+      return { status: 409, body: { message: 'still running', code: IDEMPOTENCY_IN_PROGRESS } };
     const status = Number(answer);
     return { status, body: status < 300 ? { result: {} } : { message: `refused ${status}` } };
   };
@@ -53,6 +57,7 @@ const REPLAY_CASES: Array<[string, string]> = [
   ['a:409 a:200', 'a=failed(refused 409) a=sent done'],
   ['a:503 b:200', 'a=pending+backoff b=sent done'],
   ['a:429 b:200', 'a=pending+backoff b=sent done'],
+  ['a:busy b:200', 'a=pending+backoff b=sent done'],
   // A row's later entries wait behind its deferred one (the order of one row's changes is kept).
   ['a:500 a:_ b:200', 'a=pending+backoff a=pending b=sent done'],
   ['a:net b:_', 'a=pending b=pending stopped:offline'],
@@ -177,7 +182,7 @@ describe('replay: several in flight', () => {
   });
 });
 
-describe('replay against the server (issue 4 scenarios)', () => {
+describe('replay against the server', () => {
   let s: Server;
   beforeAll(async () => {
     s = await startServer();

@@ -104,7 +104,7 @@ describe('pixel types and compressions', () => {
 });
 
 describe('planes: scenes, T and Z', () => {
-  it('shows scene 0 only, T = first, Z = middle', async () => {
+  it('shows scene 0 unless asked, T = first, Z = middle', async () => {
     const grey = (v: number) => new Uint8Array(16 * 16).fill(v);
     const sb = (s: number, t: number, z: number, v: number, x = 0) =>
       ({
@@ -124,7 +124,7 @@ describe('planes: scenes, T and Z', () => {
     const path = join(dir, 'planes.czi');
     writeFileSync(path, writeCzi(blocks, cziXml()));
     const s = await openSlide([path]);
-    expect([s.levels[0].width, s.levels[0].height, s.properties.scenes]).toEqual([16, 16, '2']);
+    expect([s.levels[0].width, s.levels[0].height, s.scenes, s.scene]).toEqual([16, 16, 2, 0]);
     expect(new Set((await s.readRegion(0, 0, 0, 16, 16)).data)).toEqual(new Set([12])); // T=0, Z=2
     await s.close();
   });

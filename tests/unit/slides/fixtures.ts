@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { SlideFormat } from '../../../src/server/slides/types';
+import type { SlideFormat } from '../../../src/api/slide-formats';
 
 /** /work/shared/fixtures, found from the repository root (the tests' working directory). */
 export const FIXTURES = resolve(process.cwd(), '../shared/fixtures');

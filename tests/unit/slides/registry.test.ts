@@ -3,7 +3,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { SlideError } from '../../../src/server/slides/errors';
-import { FORMATS, detectFormat, openSlide, SLIDE_EXTENSIONS } from '../../../src/server/slides/registry';
+import { SLIDE_EXTENSIONS } from '../../../src/api/slide-formats';
+import { FORMATS, detectFormat, openSlide } from '../../../src/server/slides/registry';
 import { FIXTURE_TABLE, FIXTURES, sha256, stddev, uploadFiles } from './fixtures';
 import { join } from 'node:path';
 

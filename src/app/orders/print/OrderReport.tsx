@@ -5,14 +5,14 @@ import { useQuery } from '@tanstack/react-query';
 import { Group, Table, Text, Title } from '@mantine/core';
 import type { Activity } from '../../../api/entities';
 import type { ScanOrderStatus } from '../../../api/enums';
-import type { ListResult } from '../../../api/lists';
 import { Session } from '../../../api/messages';
-import { api } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { useLocalQuery } from '../../sync/hooks';
 import { useFresh } from '../fresh';
 import { OrderStatusBadge } from '../OrderTable';
-import { readOrder, shownId } from '../orders-local';
+import { failureReason } from '../failure-reason';
+import { readOrder, shownId, shownStatus } from '../orders-local';
+import { orderHistoryQuery } from '../queries';
 import { ORDER_STATUS_LABEL, OrdersText } from '../texts';
 import { FactTable, PrintLayout } from './PrintLayout';
 
@@ -26,15 +26,7 @@ function describe(a: Activity): string {
 }
 
 function OrderHistory({ orderId }: { orderId: string }) {
-  const history = useQuery({
-    queryKey: ['order-history', orderId],
-    queryFn: () =>
-      api<ListResult<Activity>>(
-        'GET',
-        `/activities?reference=ScanOrder&referenceId=${encodeURIComponent(orderId)}&limit=100`,
-      ),
-    refetchInterval: 10_000,
-  });
+  const history = useQuery(orderHistoryQuery(orderId));
   if (history.isError) return <Text c="dimmed">History is shown when you are online.</Text>;
   if (!history.data) return <Text c="dimmed">{Session.loading}</Text>;
   const steps = [...history.data.result].sort((a, b) => a.date.localeCompare(b.date));
@@ -64,7 +56,8 @@ export function OrderReport({ orderId }: { orderId: string }) {
   if (q.data === undefined && q.isPending) return <Text c="dimmed">{Session.loading}</Text>;
   const row = q.data;
   if (!row) return <Text c="red">Order not found</Text>;
-  const { order, slide, pipeline, studies, list } = row;
+  const { order, slide, pipeline, studies, list, images } = row;
+  const status = shownStatus(order, list);
   const pending = (order.$pending ?? 0) > 0;
   return (
     <PrintLayout
@@ -78,7 +71,8 @@ export function OrderReport({ orderId }: { orderId: string }) {
           [
             'Status',
             <Group gap={6} key="s">
-              <OrderStatusBadge status={order.status as ScanOrderStatus} />
+              <OrderStatusBadge status={status} />
+              {status === 'failed' && <Text size="sm">{failureReason(images)}</Text>}
             </Group>,
           ],
           ['Slide ID', slide ? shownId(slide) : '—'],

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { AccountLayout } from '../../account/AccountPages';
+import { AccountLayout } from '../../account/AccountLayout';
 
 export const Route = createFileRoute('/_app/account-settings')({
   component: AccountLayout,

@@ -6,10 +6,10 @@ import { ImageSelectionPage } from '../../image-selection/ImageSelectionPage';
 export const Route = createFileRoute('/_app/image-selection')({
   // Loose: the filter bar keeps its own parameters in the URL too.
   validateSearch: z.looseObject({ studyId: z.string().optional() }),
-  component: C,
+  component: ImageSelectionComponent,
 });
 
-function C() {
+function ImageSelectionComponent() {
   const s = Route.useSearch();
   return <ImageSelectionPage studyId={s.studyId} />;
 }

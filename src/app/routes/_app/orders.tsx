@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { OrdersLayout } from '../../pages/orders';
+import { OrdersLayout } from '../../orders/OrdersLayout';
 
 export const Route = createFileRoute('/_app/orders')({
   component: OrdersLayout,

@@ -1,21 +1,24 @@
-// Annotations drawn on the slide (issue 9): every region of the image's annotations as an outline over
-// the deep-zoom canvas, following pan and zoom, and a Draw region tool — a freehand outline with finger,
-// pen or mouse, then a name and a note — saved through the outbox like every change (offline too).
-import { memo, useEffect, useMemo, useRef, useState, type PointerEvent } from 'react';
-import { ActionIcon, Button, Group, Modal, Stack, TextInput, Textarea, Tooltip } from '@mantine/core';
+// Annotations drawn on the slide: every region of the image's annotations over the deep-zoom view,
+// following pan and zoom — closed outlines on one canvas (SavedRegionsCanvas: thousands cost one
+// canvas), lines and points in SVG — and the annotation tools (tools/DrawingTools.tsx: shapes drawn
+// with finger, pen or mouse, measured live, saved through the outbox, selected, moved, reshaped,
+// deleted, undone and redone).
+import { memo, useCallback, useEffect, useMemo, useState } from 'react';
+import { ActionIcon, Button, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import type OpenSeadragon from 'openseadragon';
-import { ANNOTATION_NAME_MAX } from '../../../api/annotations';
+import type { AnnotationClass } from '../../../api/annotation-classes';
+import { classificationOfContent } from '../../../api/annotation-geojson';
 import { AnnotationUiText } from '../../../api/messages';
-import {
-  noteOf,
-  outlineArea,
-  outlinesOf,
-  regionContent,
-  simplifyOutline,
-  type Outline,
-  type Point,
-} from './regions';
-import { shownContent, useAddAnnotation, useImageAnnotations } from './useImageAnnotations';
+import { useMutations } from '../../sync/hooks';
+import { markPath, marksOf, noteOf, outlinesOf, type Mark } from './regions';
+import { shownContent, useAnnotationDenials, useImageAnnotations } from './useImageAnnotations';
+import { classColor } from './ClassPieces';
+import { DrawingTools, toolIconSize, useCoarsePointer } from './tools/DrawingTools';
+import { EyeIcon } from './tools/icons';
+import { useAnnotationClasses } from './useAnnotationClasses';
+import { useImageFrame } from './useImageFrame';
+import { SavedRegionsCanvas } from './SavedRegionsCanvas';
+import type { LayerShape } from './canvas-layer';
 
 type Osd = typeof OpenSeadragon;
 
@@ -34,41 +37,34 @@ function mappingOf(osd: Osd, viewer: OpenSeadragon.Viewer): Mapping | undefined 
   return { x: origin.x, y: origin.y, scale: (far.x - origin.x) / 10_000 };
 }
 
-const pathOf = (outline: Outline, closed: boolean) =>
-  outline.map(([x, y], i) => `${i === 0 ? 'M' : 'L'}${x} ${y}`).join(' ') + (closed ? ' Z' : '');
-
-/** An eye, struck through when the regions are hidden. */
-function EyeIcon({ open }: { open: boolean }) {
-  return (
-    <svg
-      width="18"
-      height="18"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      aria-hidden
-    >
-      <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" />
-      <circle cx="12" cy="12" r="3" />
-      {!open && <path d="M3 3l18 18" />}
-    </svg>
-  );
-}
-
 interface Shape {
   key: string;
   name: string;
-  outlines: Outline[];
+  marks: Mark[];
   pending: boolean;
+  /** The class colour as CSS, if the region has a class with one. */
+  color?: string;
 }
 
+const colorOf = (content: unknown, classes?: readonly AnnotationClass[]) =>
+  classColor(classificationOfContent(content), classes);
+
 type Annotations = ReturnType<typeof useImageAnnotations>;
+
+/** The closed outlines of each shape, as the canvas layer draws them. */
+const layerShapesOf = (shapes: Shape[]): LayerShape[] =>
+  shapes
+    .map(({ marks, ...rest }) => ({
+      ...rest,
+      outlines: marks.filter((m) => !isOpen(m)).map((m) => m.points),
+    }))
+    .filter((s) => s.outlines.length > 0);
 
 function shapesOf(
   rows: Annotations['rows'],
   edits: Annotations['edits'],
   creates: Annotations['creates'],
+  classes?: readonly AnnotationClass[],
 ): Shape[] {
   return [
     ...rows.map((a) => {
@@ -77,8 +73,9 @@ function shapesOf(
       return {
         key: a.id,
         name: a.name || noteOf(content),
-        outlines: outlinesOf(content),
+        marks: marksOf(content),
         pending: !!edit && !edit.error,
+        color: colorOf(content, classes),
       };
     }),
     ...creates
@@ -86,23 +83,32 @@ function shapesOf(
       .map((q) => ({
         key: q.id,
         name: q.name || noteOf(q.content),
-        outlines: outlinesOf(q.content),
+        marks: marksOf(q.content),
         pending: true,
+        color: colorOf(q.content, classes),
       })),
-  ].filter((s) => s.outlines.length > 0);
+  ].filter((s) => s.marks.length > 0);
 }
 
-/** The outlines in image pixels; the parent's transform places them, so panning does not re-render them. */
-const Regions = memo(function Regions({ shapes }: { shapes: Shape[] }) {
+/** A mark the canvas does not draw: a line (polyline, ruler) or a point. */
+const isOpen = (m: Mark) => !m.closed || m.points.length < 3;
+
+/**
+ * Lines and points in image pixels, in SVG; the parent's transform places them, so panning does not
+ * re-render them. Closed outlines are on the canvas.
+ */
+const OpenMarks = memo(function OpenMarks({ shapes }: { shapes: Shape[] }) {
   return shapes.map((s) =>
-    s.outlines.map((o, i) => (
+    s.marks.filter(isOpen).map((o, i) => (
       <path
         key={`${s.key}-${i}`}
-        d={pathOf(o, true)}
+        d={markPath(o)}
         data-testid="annotation-region"
-        fill="rgba(255, 196, 0, 0.12)"
-        stroke={s.pending ? '#f08c00' : '#fab005'}
-        strokeWidth={2}
+        data-kind={o.points.length === 1 ? 'point' : o.closed ? 'polygon' : 'line'}
+        fill={o.closed ? 'rgba(255, 196, 0, 0.12)' : 'none'}
+        stroke={s.pending ? '#f08c00' : (s.color ?? '#fab005')}
+        strokeWidth={o.points.length === 1 ? 10 : 2}
+        strokeLinecap="round"
         strokeDasharray={s.pending ? '6 4' : undefined}
         vectorEffect="non-scaling-stroke"
       >
@@ -121,18 +127,15 @@ export function AnnotationOverlay({
   imageId: string;
   reviewId?: string;
 }) {
-  const { rows, edits, creates } = useImageAnnotations(imageId);
-  const addAnnotation = useAddAnnotation(imageId, reviewId);
+  const { list, rows, edits, creates } = useImageAnnotations(imageId);
+  const denied = useAnnotationDenials();
+  const mutations = useMutations();
+  const { pixelSize } = useImageFrame(imageId);
+  const classes = useAnnotationClasses().data;
   const [osd, setOsd] = useState<Osd>();
   const [mapping, setMapping] = useState<Mapping>();
   const [shown, setShown] = useState(true);
-  const [drawing, setDrawing] = useState(false);
-  const [stroke, setStroke] = useState<Point[]>([]);
-  const [drawn, setDrawn] = useState<Point[]>();
-  const [name, setName] = useState('');
-  const [note, setNote] = useState('');
-  const active = useRef<number | null>(null);
-  const layer = useRef<HTMLDivElement>(null);
+  const touch = useCoarsePointer();
 
   useEffect(() => {
     void import('openseadragon').then((m) => setOsd(() => m.default));
@@ -152,129 +155,50 @@ export function AnnotationOverlay({
     };
   }, [viewer, osd]);
 
-  // While drawing, a drag outlines a region instead of panning the slide; Escape leaves the tool.
-  useEffect(() => {
-    if (!viewer) return;
-    viewer.setMouseNavEnabled(!drawing);
-    if (!drawing) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      active.current = null;
-      setStroke([]);
-      setDrawing(false);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => {
-      window.removeEventListener('keydown', onKey);
-      viewer.setMouseNavEnabled(true);
-    };
-  }, [viewer, drawing]);
-
-  const toImage = (e: PointerEvent<HTMLDivElement>): Point | undefined => {
-    const box = layer.current?.getBoundingClientRect();
-    if (!box || !mapping) return undefined;
-    const x = (e.clientX - box.left - mapping.x) / mapping.scale;
-    const y = (e.clientY - box.top - mapping.y) / mapping.scale;
-    return [x, y];
-  };
-
-  const finish = () => {
-    active.current = null;
-    const outline = simplifyOutline(stroke, 1 / (mapping?.scale ?? 1));
-    setStroke([]);
-    // A tap or a line encloses nothing: not a region.
-    const minArea = (8 / (mapping?.scale ?? 1)) ** 2;
-    if (outline.length < 3 || outlineArea(outline) < minArea) return;
-    setDrawn(outline);
-    setDrawing(false);
-  };
-
-  const save = async () => {
-    if (!drawn) return;
-    await addAnnotation(name, regionContent(drawn, note.trim()));
-    setDrawn(undefined);
-    setName('');
-    setNote('');
-  };
-
   // Parsed once per change of the annotations, not on every frame of a pan or zoom.
-  const shapes = useMemo(() => shapesOf(rows, edits, creates), [rows, edits, creates]);
+  const shapes = useMemo(() => shapesOf(rows, edits, creates, classes), [rows, edits, creates, classes]);
+  const outlined = useMemo(() => layerShapesOf(shapes), [shapes]);
+  // A region the server refused is said here, where it was drawn, until the user lets it go.
+  const refused = useMemo(
+    () => creates.filter((q) => q.error && outlinesOf(q.content).length > 0),
+    [creates],
+  );
+  const { refetch } = list;
+  const refetchRows = useCallback(async () => (await refetch()).data?.result ?? [], [refetch]);
 
   const transform = mapping ? `translate(${mapping.x} ${mapping.y}) scale(${mapping.scale})` : undefined;
   return (
     <>
       <div
-        ref={layer}
         data-testid="annotation-layer"
-        style={{
-          position: 'absolute',
-          inset: 0,
-          pointerEvents: drawing ? 'auto' : 'none',
-          cursor: drawing ? 'crosshair' : undefined,
-          touchAction: 'none',
-          zIndex: 2,
-        }}
-        onPointerDown={(e) => {
-          if (!drawing || active.current !== null) return;
-          const p = toImage(e);
-          if (!p) return;
-          active.current = e.pointerId;
-          e.currentTarget.setPointerCapture(e.pointerId);
-          setStroke([p]);
-        }}
-        onPointerMove={(e) => {
-          if (e.pointerId !== active.current) return;
-          const p = toImage(e);
-          if (p) setStroke((s) => [...s, p]);
-        }}
-        onPointerUp={(e) => e.pointerId === active.current && finish()}
-        onPointerCancel={(e) => {
-          if (e.pointerId !== active.current) return;
-          active.current = null;
-          setStroke([]);
-        }}
+        style={{ position: 'absolute', inset: 0, pointerEvents: 'none', zIndex: 2 }}
       >
+        <SavedRegionsCanvas viewer={viewer} osd={osd} shapes={outlined} shown={shown} />
         {transform && (
           <svg width="100%" height="100%" style={{ position: 'absolute', inset: 0, overflow: 'hidden' }}>
-            <g transform={transform}>
-              {shown && <Regions shapes={shapes} />}
-              {stroke.length > 1 && (
-                <path
-                  d={pathOf(stroke, false)}
-                  fill="none"
-                  stroke="#1c7ed6"
-                  strokeWidth={2}
-                  vectorEffect="non-scaling-stroke"
-                />
-              )}
-              {drawn && (
-                <path
-                  d={pathOf(drawn, true)}
-                  fill="rgba(28, 126, 214, 0.12)"
-                  stroke="#1c7ed6"
-                  strokeWidth={2}
-                  vectorEffect="non-scaling-stroke"
-                />
-              )}
-            </g>
+            <g transform={transform}>{shown && <OpenMarks shapes={shapes} />}</g>
           </svg>
         )}
       </div>
-      <Group gap={6} style={{ position: 'absolute', top: 10, left: 10, zIndex: 3 }}>
-        <Tooltip label={drawing ? AnnotationUiText.drawHint : AnnotationUiText.drawRegion}>
-          <Button
-            size="sm"
-            variant={drawing ? 'filled' : 'white'}
-            aria-pressed={drawing}
-            onClick={() => setDrawing((d) => !d)}
-            disabled={!mapping}
-          >
-            {drawing ? AnnotationUiText.cancelDrawing : AnnotationUiText.drawRegion}
-          </Button>
-        </Tooltip>
+      {/* Keyed by image: the tools' undo history belongs to one viewing of one image. */}
+      <DrawingTools
+        key={imageId}
+        viewer={viewer}
+        mapping={mapping}
+        imageId={imageId}
+        reviewId={reviewId}
+        pixelSize={pixelSize}
+        rows={rows}
+        edits={edits}
+        creates={creates}
+        refetch={refetchRows}
+        deniedCreate={denied.create}
+        deniedEdit={denied.edit}
+        classes={classes}
+      >
         <Tooltip label={shown ? AnnotationUiText.hideRegions : AnnotationUiText.showRegions}>
           <ActionIcon
-            size="lg"
+            size={toolIconSize(touch)}
             variant="white"
             aria-label={shown ? AnnotationUiText.hideRegions : AnnotationUiText.showRegions}
             aria-pressed={!shown}
@@ -283,37 +207,28 @@ export function AnnotationOverlay({
             <EyeIcon open={shown} />
           </ActionIcon>
         </Tooltip>
-      </Group>
-      <Modal
-        opened={!!drawn}
-        onClose={() => setDrawn(undefined)}
-        title={AnnotationUiText.newRegion}
-        size="sm"
-      >
-        <Stack gap="sm">
-          <TextInput
-            label="Name"
-            placeholder="Name (optional)"
-            maxLength={ANNOTATION_NAME_MAX}
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            data-autofocus
-          />
-          <Textarea
-            label="Note"
-            autosize
-            minRows={2}
-            value={note}
-            onChange={(e) => setNote(e.currentTarget.value)}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDrawn(undefined)}>
-              Cancel
-            </Button>
-            <Button onClick={() => void save()}>{AnnotationUiText.saveRegion}</Button>
-          </Group>
+      </DrawingTools>
+      {refused.length > 0 && (
+        <Stack gap={6} maw={340} style={{ position: 'absolute', top: 64, left: 10, zIndex: 3 }}>
+          {refused.map((q) => (
+            <Paper key={q.id} withBorder shadow="sm" p={8} role="alert" data-testid="region-refused">
+              <Text size="sm" c="red.8">
+                {AnnotationUiText.regionNotSaved(q.name)}: {q.error}
+              </Text>
+              <Group justify="flex-end" mt={4}>
+                <Button
+                  size="compact-xs"
+                  variant="subtle"
+                  color="red"
+                  onClick={() => void mutations.discard(q.id)}
+                >
+                  {AnnotationUiText.discard}
+                </Button>
+              </Group>
+            </Paper>
+          ))}
         </Stack>
-      </Modal>
+      )}
     </>
   );
 }

@@ -1,4 +1,4 @@
-// The viewer's Annotations button (issue 9): opens the image's annotations beside the canvas.
+// The viewer's Annotations button: opens the image's annotations beside the canvas.
 import { useState } from 'react';
 import { Button, Drawer } from '@mantine/core';
 import { AnnotationsPanel } from './AnnotationsPanel';

@@ -59,6 +59,63 @@ export function outlinesOf(content: unknown): Outline[] {
   return outlinesOfGeometry(content);
 }
 
+/** What the overlay draws of a geometry: closed outlines, open lines, and points (one position each). */
+export interface Mark {
+  points: Outline;
+  closed: boolean;
+}
+
+/** A mark's SVG path; a point is a zero-length closed path, drawn as a dot by round caps. */
+export const markPath = ({ points, closed }: Mark): string =>
+  points.map(([x, y], i) => `${i === 0 ? 'M' : 'L'}${x} ${y}`).join(' ') +
+  (closed || points.length === 1 ? ' Z' : '');
+
+function positionsOf(list: unknown): Point[] {
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((p) => pointsOf([p, p])?.slice(0, 1) ?? []);
+}
+
+function marksOfGeometry(geometry: unknown): Mark[] {
+  if (!isRecord(geometry)) return [];
+  const c = geometry.coordinates;
+  const lines = (list: unknown, closed: boolean): Mark[] =>
+    (Array.isArray(list) ? list : [])
+      .map(pointsOf)
+      .filter((o): o is Outline => !!o)
+      .map((points) => ({ points, closed }));
+  switch (geometry.type) {
+    case 'Polygon':
+    case 'MultiPolygon':
+    case 'LineString':
+      return outlinesOfGeometry(geometry).map((points) => ({
+        points,
+        closed: geometry.type !== 'LineString',
+      }));
+    case 'MultiLineString':
+      return lines(c, false);
+    case 'Point':
+      return positionsOf([c]).map((p) => ({ points: [p], closed: false }));
+    case 'MultiPoint':
+      return positionsOf(c).map((p) => ({ points: [p], closed: false }));
+    case 'GeometryCollection':
+      return Array.isArray(geometry.geometries) ? geometry.geometries.flatMap(marksOfGeometry) : [];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Everything an annotation's content draws, each part as it is: polygons closed, lines open (a ruler
+ * or a polyline is not a region), points as single positions. None for a plain note.
+ */
+export function marksOf(content: unknown): Mark[] {
+  if (!isRecord(content)) return [];
+  if (content.type === 'Feature') return marksOfGeometry(content.geometry);
+  if (content.type === 'FeatureCollection' && Array.isArray(content.features))
+    return content.features.flatMap((f) => (isRecord(f) ? marksOfGeometry(f.geometry) : []));
+  return marksOfGeometry(content);
+}
+
 /** The note of an annotation's content, whatever its form. */
 export function noteOf(content: unknown): string {
   if (typeof content === 'string') return content;

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { UserActivityPage } from '../../../account/AccountPages';
+import { UserActivityPage } from '../../../account/UserActivityPage';
 
 export const Route = createFileRoute('/_app/account-settings/user-activity')({
   component: UserActivityPage,

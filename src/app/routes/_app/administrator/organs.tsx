@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { OrgansPage } from '../../../admin/CatalogPages';
+import { OrgansPage } from '../../../admin/catalog/OrgansPage';
 
 export const Route = createFileRoute('/_app/administrator/organs')({
   component: OrgansPage,

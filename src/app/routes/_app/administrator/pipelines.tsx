@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PipelinesPage } from '../../../admin/CatalogPages';
+import { PipelinesPage } from '../../../admin/catalog/PipelinesPage';
 
 export const Route = createFileRoute('/_app/administrator/pipelines')({
   component: PipelinesPage,

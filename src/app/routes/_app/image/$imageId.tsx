@@ -1,11 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ImagePage } from '../../../pages/slides';
+import { ImagePage } from '../../../slides/ImagePage';
+import { imageQuery } from '../../../slides/queries';
 
 export const Route = createFileRoute('/_app/image/$imageId')({
-  component: C,
+  loader: ({ context, params }) => {
+    void context.queryClient.prefetchQuery(imageQuery(params.imageId));
+  },
+  component: ImageComponent,
 });
 
-function C() {
+function ImageComponent() {
   const { imageId } = Route.useParams();
   return <ImagePage imageId={imageId} />;
 }

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { OrdersNewPage } from '../../../pages/orders';
+import { OrdersNewPage } from '../../../orders/OrdersNewPage';
 
 export const Route = createFileRoute('/_app/orders/new')({
   component: OrdersNewPage,

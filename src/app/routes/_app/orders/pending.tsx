@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { OrdersPendingPage } from '../../../pages/orders';
+import { OrdersPendingPage } from '../../../orders/OrdersPendingPage';
 
 export const Route = createFileRoute('/_app/orders/pending')({
   component: OrdersPendingPage,

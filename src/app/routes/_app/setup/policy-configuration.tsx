@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PolicyConfigurationStep } from '../../../setup/steps';
+import { PolicyConfigurationStep } from '../../../setup/PolicyConfigurationStep';
 
 export const Route = createFileRoute('/_app/setup/policy-configuration')({
   component: PolicyConfigurationStep,

@@ -2,9 +2,9 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { StudyDetailPage } from '../../../studies/StudyDetailPage';
 
-export const Route = createFileRoute('/_app/studies/$studyId')({ component: C });
+export const Route = createFileRoute('/_app/studies/$studyId')({ component: StudyDetailComponent });
 
-function C() {
+function StudyDetailComponent() {
   const { studyId } = Route.useParams();
   return <StudyDetailPage key={studyId} studyId={studyId} />;
 }

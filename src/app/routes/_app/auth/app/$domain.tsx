@@ -1,11 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { AppAccessPage } from '../../../../pages/AppAccessPage';
+import { AppAccessPage } from '../../../../auth/AppAccessPage';
+import { appAccessQuery } from '../../../../auth/queries';
 
 export const Route = createFileRoute('/_app/auth/app/$domain')({
-  component: C,
+  loader: ({ context, params }) => {
+    void context.queryClient.prefetchQuery(appAccessQuery(params.domain));
+  },
+  component: AppAccessComponent,
 });
 
-function C() {
+function AppAccessComponent() {
   const { domain } = Route.useParams();
   return <AppAccessPage domain={domain} />;
 }

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { LabelsActivePage } from '../../../../pages/orders';
+import { ActiveLabelsPage } from '../../../../orders/ActiveLabelsPage';
 
 export const Route = createFileRoute('/_app/orders/slides/active')({
-  component: LabelsActivePage,
+  component: ActiveLabelsPage,
 });

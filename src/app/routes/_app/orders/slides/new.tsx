@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { LabelsNewPage } from '../../../../pages/orders';
+import { LabelsNewPage } from '../../../../orders/LabelsNewPage';
 
 export const Route = createFileRoute('/_app/orders/slides/new')({
   component: LabelsNewPage,

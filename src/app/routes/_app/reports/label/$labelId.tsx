@@ -2,10 +2,10 @@ import { createFileRoute } from '@tanstack/react-router';
 import { LabelReport } from '../../../../orders/print/LabelReport';
 
 export const Route = createFileRoute('/_app/reports/label/$labelId')({
-  component: C,
+  component: LabelReportComponent,
 });
 
-function C() {
+function LabelReportComponent() {
   const { labelId } = Route.useParams();
   return <LabelReport labelId={labelId} />;
 }

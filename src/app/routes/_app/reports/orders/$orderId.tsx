@@ -1,11 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { OrderReport } from '../../../../orders/print/OrderReport';
+import { orderHistoryQuery } from '../../../../orders/queries';
 
 export const Route = createFileRoute('/_app/reports/orders/$orderId')({
-  component: C,
+  loader: ({ context, params }) => {
+    void context.queryClient.prefetchQuery(orderHistoryQuery(params.orderId));
+  },
+  component: OrderReportComponent,
 });
 
-function C() {
+function OrderReportComponent() {
   const { orderId } = Route.useParams();
   return <OrderReport orderId={orderId} />;
 }

@@ -2,10 +2,10 @@ import { createFileRoute } from '@tanstack/react-router';
 import { ReviewerPage } from '../../../../reviews/ReviewerPage';
 
 export const Route = createFileRoute('/_app/review/$reviewGroupUUID/$index')({
-  component: C,
+  component: ReviewerComponent,
 });
 
-function C() {
+function ReviewerComponent() {
   const p = Route.useParams();
   return <ReviewerPage reviewGroupUUID={p.reviewGroupUUID} index={Math.max(0, Number(p.index) || 0)} />;
 }

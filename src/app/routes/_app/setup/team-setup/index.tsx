@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { TeamSetupStep } from '../../../../setup/steps';
+import { TeamSetupStep } from '../../../../setup/TeamSetupStep';
 
 export const Route = createFileRoute('/_app/setup/team-setup/')({
   component: TeamSetupStep,

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod';
-import { ScanGroupViewerPage } from '../../../../pages/slides';
+import { ViewerPage } from '../../../../viewer/ViewerPage';
 
 export const Route = createFileRoute('/_app/sgviewer/$scanGroupId/$imageIndex')({
   validateSearch: z.object({
@@ -8,10 +8,10 @@ export const Route = createFileRoute('/_app/sgviewer/$scanGroupId/$imageIndex')(
     review: z.string().optional(),
     qc: z.string().optional(),
   }),
-  component: C,
+  component: ScanGroupImageViewerComponent,
 });
 
-function C() {
+function ScanGroupImageViewerComponent() {
   const p = Route.useParams();
-  return <ScanGroupViewerPage scanGroupId={p.scanGroupId} imageIndex={Number(p.imageIndex) || 0} />;
+  return <ViewerPage scanGroupId={p.scanGroupId} imageIndex={Number(p.imageIndex) || 0} />;
 }

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod';
-import { ScanGroupViewerPage } from '../../../../pages/slides';
+import { ViewerPage } from '../../../../viewer/ViewerPage';
 
 export const Route = createFileRoute('/_app/sgviewer/$scanGroupId/')({
   validateSearch: z.object({
@@ -8,11 +8,11 @@ export const Route = createFileRoute('/_app/sgviewer/$scanGroupId/')({
     review: z.string().optional(),
     qc: z.string().optional(),
   }),
-  component: C,
+  component: ScanGroupViewerComponent,
 });
 
-function C() {
+function ScanGroupViewerComponent() {
   const { scanGroupId } = Route.useParams();
   const s = Route.useSearch();
-  return <ScanGroupViewerPage scanGroupId={scanGroupId} imageIndex={s.imageIndex} />;
+  return <ViewerPage scanGroupId={scanGroupId} imageIndex={s.imageIndex} />;
 }

@@ -1,11 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { StudyViewerPage } from '../../../../pages/slides';
+import { StudyViewerPage } from '../../../../studies/StudyViewerPage';
+import { studyQuery } from '../../../../studies/queries';
 
 export const Route = createFileRoute('/_app/sviewer/$studyId/$scangroupNumber')({
-  component: C,
+  loader: ({ context, params }) => {
+    void context.queryClient.prefetchQuery(studyQuery(params.studyId));
+  },
+  component: StudyViewerComponent,
 });
 
-function C() {
+function StudyViewerComponent() {
   const p = Route.useParams();
   return <StudyViewerPage studyId={p.studyId} number={Number(p.scangroupNumber) || 1} />;
 }

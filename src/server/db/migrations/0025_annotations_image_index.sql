@@ -1,0 +1,1 @@
+CREATE INDEX IF NOT EXISTS "annotations_image_created_idx" ON "annotations" USING btree ("image_id","created_at","id");

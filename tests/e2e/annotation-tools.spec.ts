@@ -1,0 +1,120 @@
+// The annotation tools with a mouse: a rectangle and a polygon drawn, saved with a name, undone and
+// redone with the keyboard, checked on the server; and the tool bar's touch targets on a tablet.
+import fs from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './helpers';
+import type { SeededSlide } from './seed-slides';
+
+const slides = () => JSON.parse(process.env.E2E_SLIDES!) as Record<string, SeededSlide>;
+const SHOTS = process.env.E2E_OUTPUT || '/tmp/e2e-drawing';
+
+interface Stored {
+  id: string;
+  name: string;
+  content: {
+    geometry: { type: string; coordinates: number[][][] };
+    properties: { shape?: { type: string } };
+  };
+}
+
+/** This image's annotations whose name starts with `prefix`, as the API answers. */
+async function stored(page: Page, imageId: string, prefix: string): Promise<Stored[]> {
+  const res = await page.request.get(`/v2/annotations?imageId=${imageId}&limit=100`);
+  return ((await res.json()).result as Stored[]).filter((a) => a.name.startsWith(prefix));
+}
+
+async function openViewer(page: Page) {
+  const s = slides().brightfield;
+  await expect
+    .poll(async () => (await (await page.request.get(`/v2/images/${s.imageId}`)).json()).result.status, {
+      timeout: 60_000,
+    })
+    .toBe('completed');
+  await page.goto(`/sgviewer/${s.scanGroupId}`);
+  // Enabled once the slide is placed (the tools need its coordinates).
+  await expect(page.getByRole('button', { name: 'Rectangle' })).toBeEnabled({ timeout: 30_000 });
+  return s;
+}
+
+async function saveAs(page: Page, name: string) {
+  const dialog = page.getByRole('dialog', { name: 'New region' });
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByRole('button', { name: 'Save region' }).click();
+  await expect(dialog).toHaveCount(0);
+}
+
+test('a rectangle and a polygon drawn with the mouse are saved, undone and redone', async ({ page }) => {
+  await signIn(page);
+  const s = await openViewer(page);
+  const stamp = `Tools ${Date.now()}`;
+  const box = (await page.getByTestId('annotation-layer').boundingBox())!;
+  const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+
+  await page.getByRole('button', { name: 'Rectangle' }).hover();
+  await expect(page.getByRole('tooltip')).toHaveText('Rectangle (R)');
+  await page.getByRole('button', { name: 'Rectangle' }).click();
+  await page.mouse.move(cx - 120, cy - 80);
+  await page.mouse.down();
+  await page.mouse.move(cx - 20, cy - 10, { steps: 6 });
+  await expect(page.getByTestId('live-measurement')).toContainText(/^Area .* · Perimeter /);
+  await page.mouse.up();
+  await saveAs(page, `${stamp} rect`);
+
+  // Polygon: P, four clicks, then a click on the first vertex closes it.
+  await page.keyboard.press('p');
+  await expect(page.getByRole('button', { name: 'Polygon' })).toHaveAttribute('aria-pressed', 'true');
+  for (const [x, y] of [
+    [cx + 20, cy + 20],
+    [cx + 140, cy + 30],
+    [cx + 120, cy + 120],
+    [cx + 30, cy + 100],
+    [cx + 21, cy + 21],
+  ])
+    await page.mouse.click(x, y);
+  await saveAs(page, `${stamp} poly`);
+
+  await expect.poll(async () => (await stored(page, s.imageId, stamp)).length).toBe(2);
+  const [rect, poly] = ['rect', 'poly'].map(async (k) =>
+    (await stored(page, s.imageId, stamp)).find((a) => a.name.endsWith(k))!,
+  );
+  expect((await rect).content.geometry.type).toBe('Polygon');
+  expect((await rect).content.properties.shape?.type).toBe('rectangle');
+  expect((await rect).content.geometry.coordinates[0]).toHaveLength(5);
+  expect((await poly).content.geometry.coordinates[0]).toHaveLength(5);
+  expect((await poly).content.properties.shape).toBeUndefined();
+
+  // Undo removes the polygon, redo brings it back (as a new annotation with the same shape).
+  await page.keyboard.press('Control+z');
+  await expect
+    .poll(async () => (await stored(page, s.imageId, stamp)).map((a) => a.name))
+    .toEqual([`${stamp} rect`]);
+  await page.keyboard.press('Control+Shift+z');
+  await expect.poll(async () => (await stored(page, s.imageId, stamp)).length).toBe(2);
+  const again = (await stored(page, s.imageId, stamp)).find((a) => a.name.endsWith('poly'))!;
+  expect(again.content.geometry).toEqual((await poly).content.geometry);
+
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page
+    .getByRole('toolbar', { name: 'Annotation tools' })
+    .screenshot({ path: `${SHOTS}/toolbar-desktop.png` });
+  await page.screenshot({ path: `${SHOTS}/viewer-desktop.png` });
+});
+
+test.describe('on a tablet', () => {
+  test.use({ viewport: { width: 800, height: 1280 }, hasTouch: true, isMobile: true });
+
+  test('every tool is a 44 px target', async ({ page }) => {
+    await signIn(page);
+    await openViewer(page);
+    const bar = page.getByRole('toolbar', { name: 'Annotation tools' });
+    for (const b of await bar.getByRole('button').all()) {
+      const size = (await b.boundingBox())!;
+      expect(
+        Math.min(size.width, size.height),
+        (await b.getAttribute('aria-label')) ?? '',
+      ).toBeGreaterThanOrEqual(44);
+    }
+    await bar.screenshot({ path: `${SHOTS}/toolbar-tablet.png` });
+    await page.screenshot({ path: `${SHOTS}/viewer-tablet.png` });
+  });
+});
