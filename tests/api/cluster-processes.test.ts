@@ -218,5 +218,5 @@ describe.runIf(postgres)('two web servers and workers as processes on PostgreSQL
         .map((e) => path.join(e.parentPath, e.name))
         .filter((file) => fs.statSync(file).size > 0);
     for (const server of [a, b]) expect(onDisk(server.proc.dataDir)).toEqual([]);
-  });
+  }, 300_000);
 });

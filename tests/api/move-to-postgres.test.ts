@@ -28,6 +28,7 @@ import {
   memberToken,
 } from './helpers';
 import { startS3, type TestS3 } from './s3-server';
+import { pgliteTemplate } from './template-databases';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures');
 const MiB = 1024 * 1024;
@@ -73,7 +74,7 @@ describe.skipIf(!postgres)('moving an embedded install to PostgreSQL and S3', ()
   beforeAll(async () => {
     // The embedded install, made through the app as a lab would: people, slides, two reviews.
     const config = loadConfig({ DATA_DIR: dataDir, DIST_DIR: path.join(dataDir, 'no-dist') });
-    const database = await openDatabase(path.join(dataDir, 'db'));
+    const database = await openDatabase(path.join(dataDir, 'db'), { pgliteDump: await pgliteTemplate() });
     const app = await buildApp({ config, database });
     await bootstrap(app.ctx.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password });
     await app.ready();
@@ -114,7 +115,7 @@ describe.skipIf(!postgres)('moving an embedded install to PostgreSQL and S3', ()
     s3 = await startS3();
     storage = new S3Storage(s3ConfigFromEnv(s3.env)!, 0, {}, 5 * MiB);
     await admin(`CREATE DATABASE ${dbName}`);
-  }, 60_000);
+  }, 240_000);
 
   afterAll(async () => {
     await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
