@@ -29,6 +29,12 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 20_000 },
   reporter: process.env.CI ? 'line' : 'list',
+  // The pull test leaves 1,200 studies on the shared server; every later sign-in would pull them all
+  // into its browser, so it runs after the other specs.
+  projects: [
+    { name: 'flows', testIgnore: /offline-pull\.spec\.ts/ },
+    { name: 'bulk', testMatch: /offline-pull\.spec\.ts/, dependencies: ['flows'] },
+  ],
   use: {
     baseURL: `http://localhost:${E2E_PORT}`,
     trace: 'retain-on-failure',

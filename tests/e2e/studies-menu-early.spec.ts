@@ -17,10 +17,14 @@ test('a click on a study menu during the first render opens the menu', async ({ 
   await expect(page.getByRole('button', { name: label })).toBeVisible();
   await page.evaluate((label) => {
     const w = window as unknown as { __earlyButton?: string };
+    // The dashboard's Recent Studies shows the card too: only a button that is not that one counts.
+    // (Not the URL: the tab's first render may come before the address changes.)
+    const dashboards = new Set(document.querySelectorAll(`button[aria-label="${label}"]`));
     const observer = new MutationObserver(() => {
-      const button = document.querySelector<HTMLButtonElement>(`button[aria-label="${label}"]`);
-      // The dashboard's Recent Studies may show the card too: only the Studies tab's counts.
-      if (!button || !window.location.pathname.endsWith('/studies')) return;
+      const button = [...document.querySelectorAll<HTMLButtonElement>(`button[aria-label="${label}"]`)].find(
+        (b) => !dashboards.has(b),
+      );
+      if (!button) return;
       observer.disconnect();
       w.__earlyButton = button.hasAttribute('aria-haspopup') ? 'menu' : 'bare';
       button.click();
