@@ -1,4 +1,4 @@
-// Reactions (hearts on slides) as stored and as the API returns them.
+// Reactions (hearts on slides) as stored and as the API returns them, and their writes.
 import { and, eq } from 'drizzle-orm';
 import type { Reaction } from '../../api/entities';
 import type { Db } from '../db/client';

@@ -1,4 +1,4 @@
-// Studies as stored and as the API returns them (spec §3), and their read-scope columns.
+// Studies as stored and as the API returns them (spec §3), their read-scope columns, and their writes.
 import { eq } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
