@@ -135,4 +135,23 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
+  {
+    // Route files write through their resource's repository, so each table's writes live in one place.
+    // Drizzle handles are named db or tx (app.ctx.db, this.db); app.delete( declares a route and
+    // hash.update( is no write, so only calls on those names are caught.
+    files: ['src/server/**/*routes*.ts', 'src/server/**/*-route.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'CallExpression[callee.property.name=/^(insert|update|delete)$/][callee.object.name=/^(db|tx)$/]',
+          'CallExpression[callee.property.name=/^(insert|update|delete)$/][callee.object.property.name=/^(db|tx)$/]',
+        ].map((selector) => ({
+          selector,
+          message:
+            "Write through the resource's repository (src/server/<resource>/repository.ts): a named function taking the db or transaction handle.",
+        })),
+      ],
+    },
+  },
 );

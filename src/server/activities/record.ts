@@ -21,3 +21,9 @@ export const activityRow = (entry: ActivityEntry) => ({ id: crypto.randomUUID(),
 export async function recordActivity(db: Db, entry: ActivityEntry): Promise<void> {
   await db.insert(activities).values(activityRow(entry));
 }
+
+/** Appends several entries in one statement (an import's rows). */
+export async function recordActivities(db: Db, entries: readonly ActivityEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await db.insert(activities).values(entries.map(activityRow));
+}

@@ -2,7 +2,7 @@
 // list with the §3 query filters, read one. A new one is `active` and queued for the 'align-rigid' job
 // (job.ts), which takes it to processing, then fulfilled or failed.
 import crypto from 'node:crypto';
-import { and, asc, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AlignmentCreateBody, AlignmentListQuery, AlignmentResult } from '../../api/alignments';
@@ -11,35 +11,12 @@ import { AlignmentRigid } from '../../api/entities';
 import { recordActivity } from '../activities/record';
 import { ALIGN_RIGID } from '../jobs/kinds';
 import { enqueue } from '../jobs/queue';
-import type { ScopeColumns } from '../db/read-scope-sql';
 import { readScopeSql } from '../db/read-scope-sql';
 import { alignmentRigids } from '../db/schema';
 import { apiError } from '../http/errors';
 import { accessOf, assertCreate, assertReadable, scopeOf } from '../http/guard';
 import { readableImage } from '../reviews/repository';
-
-type AlignmentRow = typeof alignmentRigids.$inferSelect;
-
-/** Readable in the own organization and teams, and by the creator (docs/decisions.md). */
-const scope: ScopeColumns = {
-  organizationId: alignmentRigids.organizationId,
-  creatorUserId: alignmentRigids.creatorUserId,
-};
-
-function toAlignment(row: AlignmentRow): AlignmentRigid {
-  return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    creatorUserId: row.creatorUserId,
-    organizationId: row.organizationId,
-    type: row.type,
-    status: row.status as AlignmentRigid['status'],
-    error: row.error,
-    outputData: row.outputData ?? null,
-    inputData: row.inputData ?? null,
-  };
-}
+import { alignmentScope, findAlignment, insertAlignment, toAlignment } from './repository';
 
 /** `[start, end]`; an end given as a bare day (YYYY-MM-DD) runs to the end of that day. */
 function dateRange(column: PgColumn, start?: string, end?: string): SQL[] {
@@ -63,7 +40,7 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const q = request.query;
       const where: (SQL | undefined)[] = [
-        readScopeSql(scopeOf(request, 'AlignmentRigid'), scope),
+        readScopeSql(scopeOf(request, 'AlignmentRigid'), alignmentScope),
         ...dateRange(alignmentRigids.createdAt, q.createdAtStart, q.createdAtEnd),
         ...dateRange(alignmentRigids.updatedAt, q.updatedAtStart, q.updatedAtEnd),
       ];
@@ -96,7 +73,7 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/rigids/:id',
     { schema: { params: IdParams, response: { 200: AlignmentResult } } },
     async (request) => {
-      const [row] = await db.select().from(alignmentRigids).where(eq(alignmentRigids.id, request.params.id));
+      const row = await findAlignment(db, request.params.id);
       assertReadable(request, 'AlignmentRigid', row, 'Alignment');
       return { result: toAlignment(row!) };
     },
@@ -130,7 +107,7 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
           throw apiError('UNKNOWN_IMAGE', { field: `body.alignmentRigid.inputData.${field}` });
       }
       const row = await db.transaction(async (tx) => {
-        const [created] = await tx.insert(alignmentRigids).values(values).returning();
+        const created = await insertAlignment(tx, values);
         await recordActivity(tx, {
           actionType: 'create',
           reference: 'AlignmentRigid',

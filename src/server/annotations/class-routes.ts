@@ -4,7 +4,7 @@
 // also rewrites the classification held in the content of that organization's (and its teams')
 // annotations, so every annotation keeps naming a class of the list.
 import crypto from 'node:crypto';
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -14,26 +14,22 @@ import {
   AnnotationClassListQuery,
   AnnotationClassPatchBody,
   AnnotationClassResult,
-  hexToRgb,
 } from '../../api/annotation-classes';
 import { DeletedResult, IdParams, listEnvelope } from '../../api/common';
 import type { Db } from '../db/client';
-import { annotationClasses, annotations, organizations } from '../db/schema';
+import { annotationClasses, organizations } from '../db/schema';
 import { apiError, notFound } from '../http/errors';
 import { accessOf, assertCreate, assertReadable } from '../http/guard';
 import { isUniqueViolation } from '../reviews/repository';
 
-type ClassRow = typeof annotationClasses.$inferSelect;
-
-const toClass = (r: ClassRow): AnnotationClass => ({
-  id: r.id,
-  organizationId: r.organizationId,
-  name: r.name,
-  color: r.color.toLowerCase(),
-  creatorUserId: r.creatorUserId,
-  createdAt: r.createdAt.toISOString(),
-  updatedAt: r.updatedAt.toISOString(),
-});
+import {
+  deleteAnnotationClass,
+  insertAnnotationClass,
+  toClass,
+  updateAnnotationClass,
+  type ClassRow,
+} from './class-repository';
+import { reclassifyAnnotations } from './repository';
 
 /** The organization if the caller may read it, else a 404. */
 async function readableOrganization(db: Db, request: FastifyRequest, id: string) {
@@ -97,17 +93,13 @@ export const annotationClassRoutes: FastifyPluginAsyncZod = async (app) => {
           .where(eq(annotationClasses.organizationId, organizationId));
         if (Number(n) >= ANNOTATION_CLASSES_MAX) throw apiError('TOO_MANY_CLASSES');
         try {
-          const [created] = await tx
-            .insert(annotationClasses)
-            .values({
-              id: crypto.randomUUID(),
-              organizationId,
-              name: body.name,
-              color: body.color.toLowerCase(),
-              creatorUserId: actor.userId,
-            })
-            .returning();
-          return created;
+          return await insertAnnotationClass(tx, {
+            id: crypto.randomUUID(),
+            organizationId,
+            name: body.name,
+            color: body.color.toLowerCase(),
+            creatorUserId: actor.userId,
+          });
         } catch (error) {
           if (isUniqueViolation(error)) throw apiError('DUPLICATE_CLASS', { name: body.name });
           throw error;
@@ -130,39 +122,13 @@ export const annotationClassRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = await db.transaction(async (tx) => {
         let updated: ClassRow;
         try {
-          [updated] = await tx
-            .update(annotationClasses)
-            .set({ name, color, updatedAt: new Date() })
-            .where(eq(annotationClasses.id, stored.id))
-            .returning();
+          updated = await updateAnnotationClass(tx, stored.id, { name, color });
         } catch (error) {
           if (isUniqueViolation(error)) throw apiError('DUPLICATE_CLASS', { name });
           throw error;
         }
         // The organization's and its teams' annotations of this class follow the new name and colour.
-        const classification = JSON.stringify({ name, color: hexToRgb(color) });
-        const teams = tx
-          .select({ id: organizations.id })
-          .from(organizations)
-          .where(
-            or(
-              eq(organizations.id, stored.organizationId),
-              sql`${organizations.parentIds} @> ARRAY[${stored.organizationId}]::text[]`,
-            ),
-          );
-        await tx
-          .update(annotations)
-          .set({
-            content: sql`jsonb_set(${annotations.content}, '{properties,classification}', ${classification}::jsonb)`,
-            updatedAt: new Date(),
-          })
-          .where(
-            and(
-              inArray(annotations.organizationId, teams),
-              sql`jsonb_typeof(${annotations.content} -> 'properties') = 'object'`,
-              sql`lower(${annotations.content} #>> '{properties,classification,name}') = lower(${stored.name})`,
-            ),
-          );
+        await reclassifyAnnotations(tx, stored.organizationId, stored.name, { name, color });
         return updated;
       });
       return { result: toClass(row) };
@@ -172,7 +138,7 @@ export const annotationClassRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete('/:id', { schema: { params: IdParams, response: { 200: DeletedResult } } }, async (request) => {
     const stored = await managedClass(db, request, request.params.id);
     // Annotations keep the class name they hold; it is shown as it is, without the list's colour.
-    await db.delete(annotationClasses).where(eq(annotationClasses.id, stored.id));
+    await deleteAnnotationClass(db, stored.id);
     return { result: { id: stored.id } };
   });
 };

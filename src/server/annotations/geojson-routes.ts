@@ -14,14 +14,14 @@ import {
   parseGeoJsonImport,
 } from '../../api/annotation-geojson';
 import { IdParams } from '../../api/common';
-import { activityRow } from '../activities/record';
+import { recordActivities } from '../activities/record';
 import { readScopeSql } from '../db/read-scope-sql';
-import { activities, annotations } from '../db/schema';
+import { annotations } from '../db/schema';
 import { apiError, notFound } from '../http/errors';
 import { accessOf, assertCreate, scopeOf } from '../http/guard';
 import { readableImage } from '../reviews/repository';
 import { imageBounds } from './image-bounds';
-import { annotationScope, toAnnotation } from './repository';
+import { annotationScope, insertAnnotations, toAnnotation } from './repository';
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 parameters for both tables. */
 const CHUNK = 500;
@@ -93,18 +93,20 @@ export const annotationGeoJsonRoutes: FastifyPluginAsyncZod = async (app) => {
       await db.transaction(async (tx) => {
         for (let i = 0; i < rows.length; i += CHUNK) {
           const chunk = rows.slice(i, i + CHUNK);
-          await tx.insert(annotations).values(chunk.map((r, j) => ({ ...r, createdAt: createdAt(i + j) })));
-          await tx.insert(activities).values(
-            chunk.map((r) =>
-              activityRow({
-                actionType: 'create',
-                reference: 'Annotation',
-                referenceId: r.id,
-                diff: { imageId: r.imageId, name: r.name },
-                creatorUserId: actor.userId,
-                organizationId: actor.orgId,
-              }),
-            ),
+          await insertAnnotations(
+            tx,
+            chunk.map((r, j) => ({ ...r, createdAt: createdAt(i + j) })),
+          );
+          await recordActivities(
+            tx,
+            chunk.map((r) => ({
+              actionType: 'create',
+              reference: 'Annotation',
+              referenceId: r.id,
+              diff: { imageId: r.imageId, name: r.name },
+              creatorUserId: actor.userId,
+              organizationId: actor.orgId,
+            })),
           );
         }
       });

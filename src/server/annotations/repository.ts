@@ -1,12 +1,15 @@
 // Annotations as the API returns them (spec §3), their read-scope columns, the changed fields of a
-// PATCH, and the check that the image, source image and review an annotation names are readable.
-import { eq } from 'drizzle-orm';
+// PATCH, the check that the image, source image and review an annotation names are readable, and
+// their writes.
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
+import { hexToRgb } from '../../api/annotation-classes';
 import type { AnnotationPatchBody } from '../../api/annotations';
 import type { Annotation } from '../../api/entities';
 import type { Db } from '../db/client';
 import type { ScopeColumns } from '../db/read-scope-sql';
-import { annotations } from '../db/schema';
+import { annotations, organizations } from '../db/schema';
 import { apiError } from '../http/errors';
 import { accessOf } from '../http/guard';
 import { findReview, readableImage } from '../reviews/repository';
@@ -72,4 +75,73 @@ export async function checkAnnotationReferences(
     if (!review || !accessOf(request).ability.can('read', asSubject('Review', reviewSubject(review))))
       throw apiError('UNKNOWN_REVIEW', { field: 'body.annotation.reviewId' });
   }
+}
+
+export type NewAnnotationRow = typeof annotations.$inferInsert;
+
+export async function insertAnnotation(db: Db, row: NewAnnotationRow): Promise<AnnotationRow> {
+  const [created] = await db.insert(annotations).values(row).returning();
+  return created;
+}
+
+/** Inserts an import's annotations in one statement (createdAt may be SQL: a time per row). */
+export async function insertAnnotations(
+  db: Db,
+  rows: readonly PgInsertValue<typeof annotations>[],
+): Promise<void> {
+  await db.insert(annotations).values([...rows]);
+}
+
+/** Writes the changed fields; the row as it is now. */
+export async function updateAnnotation(
+  db: Db,
+  id: string,
+  changes: Record<string, unknown>,
+): Promise<AnnotationRow> {
+  const [updated] = await db
+    .update(annotations)
+    // No trigger keeps this table's updated_at (it is not a synced kind), so it is set here.
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(annotations.id, id))
+    .returning();
+  return updated;
+}
+
+export async function deleteAnnotation(db: Db, id: string): Promise<void> {
+  await db.delete(annotations).where(eq(annotations.id, id));
+}
+
+/**
+ * The organization's and its teams' annotations of the class `oldName` (any case) follow its new
+ * name and colour.
+ */
+export async function reclassifyAnnotations(
+  db: Db,
+  organizationId: string,
+  oldName: string,
+  to: { name: string; color: string },
+): Promise<void> {
+  const classification = JSON.stringify({ name: to.name, color: hexToRgb(to.color) });
+  const teams = db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(
+      or(
+        eq(organizations.id, organizationId),
+        sql`${organizations.parentIds} @> ARRAY[${organizationId}]::text[]`,
+      ),
+    );
+  await db
+    .update(annotations)
+    .set({
+      content: sql`jsonb_set(${annotations.content}, '{properties,classification}', ${classification}::jsonb)`,
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        inArray(annotations.organizationId, teams),
+        sql`jsonb_typeof(${annotations.content} -> 'properties') = 'object'`,
+        sql`lower(${annotations.content} #>> '{properties,classification,name}') = lower(${oldName})`,
+      ),
+    );
 }

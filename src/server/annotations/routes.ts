@@ -21,8 +21,11 @@ import {
   annotationChanges,
   annotationScope,
   checkAnnotationReferences,
+  deleteAnnotation,
   findAnnotation,
+  insertAnnotation,
   toAnnotation,
+  updateAnnotation,
 } from './repository';
 
 export const annotationRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -104,7 +107,7 @@ export const annotationRoutes: FastifyPluginAsyncZod = async (app) => {
       assertCreate(request, 'Annotation', values, Object.keys(body));
       await checkAnnotationReferences(db, request, values);
       const row = await db.transaction(async (tx) => {
-        const [created] = await tx.insert(annotations).values(values).returning();
+        const created = await insertAnnotation(tx, values);
         await recordActivity(tx, {
           actionType: 'create',
           reference: 'Annotation',
@@ -132,12 +135,7 @@ export const annotationRoutes: FastifyPluginAsyncZod = async (app) => {
       const fields = Object.fromEntries(Object.keys(changes).map((k) => [k, JSON.stringify(changes[k])]));
       assertUpdate(request, 'Annotation', stored!, fields);
       const row = await db.transaction(async (tx) => {
-        const [updated] = await tx
-          .update(annotations)
-          // No trigger keeps this table's updated_at (it is not a synced kind), so it is set here.
-          .set({ ...changes, updatedAt: new Date() })
-          .where(eq(annotations.id, stored!.id))
-          .returning();
+        const updated = await updateAnnotation(tx, stored!.id, changes);
         await recordActivity(tx, {
           actionType: 'update',
           reference: 'Annotation',
@@ -158,7 +156,7 @@ export const annotationRoutes: FastifyPluginAsyncZod = async (app) => {
     assertCan(request, 'delete', 'Annotation', stored!);
     const { actor } = accessOf(request);
     await db.transaction(async (tx) => {
-      await tx.delete(annotations).where(eq(annotations.id, stored!.id));
+      await deleteAnnotation(tx, stored!.id);
       await recordActivity(tx, {
         actionType: 'delete',
         reference: 'Annotation',

@@ -1,7 +1,5 @@
 // /v2/auth/*: sign-in, token refresh, password change and reset, activation, registration requests,
 // application access and Google sign-in (spec §2.1, §7). Tokens go out as httpOnly cookies and in the body.
-import crypto from 'node:crypto';
-import { and, eq, gt } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,13 +19,13 @@ import {
 } from '../../api/auth';
 import { Ok } from '../../api/common';
 import { AuthText } from '../../api/messages';
-import { authNonces, registrationRequests, users } from '../db/schema';
 import { apiError } from '../http/errors';
 import { ACCESS_COOKIE, REFRESH_COOKIE, actorOf, loadActor } from '../http/authenticate';
 import { linkOrigin } from '../http/origins';
 import { toOrganization } from '../organizations/entities';
-import { findUser, findUserByEmail, toUser } from '../users/repository';
+import { activateUser, findUser, findUserByEmail, setUserPassword, toUser } from '../users/repository';
 import { hashPassword, verifyPassword } from './passwords';
+import { consumeNonce, insertNonce, insertRegistrationRequest } from './repository';
 import { forgetPasswordGenerated, isPasswordGenerated } from './generated-password';
 import { actionLink } from '../action-tokens/links';
 import { RESET_TTL_MS, createActionToken, dropActionTokens, spendActionToken } from '../action-tokens/tokens';
@@ -68,14 +66,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return { ...result, user: toUser(actor.user) };
   };
 
-  const consumeNonce = async (nonce: string) => {
-    const used = await db
-      .delete(authNonces)
-      .where(and(eq(authNonces.nonce, nonce), gt(authNonces.expiresAt, new Date())))
-      .returning();
-    return used.length === 1;
-  };
-
   app.get('/options', { config: { public: true }, schema: { response: { 200: AuthOptions } } }, async () => ({
     googleClientId: app.ctx.config.googleClientId ?? null,
     turnstileSiteKey: app.ctx.config.turnstileSiteKey ?? null,
@@ -90,7 +80,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       await reserveLoginAttempt(db, email, request.ip);
       if (app.ctx.botCheck) {
         const human = await app.ctx.botCheck.verify(cloudflareToken, request.ip);
-        const nonceOk = nonceVal ? await consumeNonce(nonceVal) : true;
+        const nonceOk = nonceVal ? await consumeNonce(db, nonceVal) : true;
         if (!human || !nonceOk) throw apiError('BOT_CHECK_FAILED');
       }
       const user = await findUserByEmail(db, email);
@@ -151,10 +141,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const { user } = actorOf(request);
       if (!(await verifyPassword(user.passwordHash, request.body.oldPassword)))
         throw apiError('WRONG_PASSWORD');
-      await db
-        .update(users)
-        .set({ passwordHash: await hashPassword(request.body.newPassword), updatedAt: new Date() })
-        .where(eq(users.id, user.id));
+      await setUserPassword(db, user.id, await hashPassword(request.body.newPassword));
       // The other sessions end (a thief's among them); this one goes on. Reset links out stop working.
       await sessions.revokeAllFor(user.id, request.sessionId);
       await dropActionTokens(db, user.id, 'reset');
@@ -189,10 +176,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const userId = await spendActionToken(db, request.body.token, 'reset');
       if (!userId) throw apiError('INVALID_RESET_TOKEN');
-      await db
-        .update(users)
-        .set({ passwordHash: await hashPassword(request.body.password), updatedAt: new Date() })
-        .where(eq(users.id, userId));
+      await setUserPassword(db, userId, await hashPassword(request.body.password));
       await sessions.revokeAllFor(userId);
       await forgetPasswordGenerated(db, userId);
       const user = await findUser(db, userId);
@@ -208,14 +192,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const userId = await spendActionToken(db, request.body.token, 'activate');
       const user = userId && (await findUser(db, userId));
       if (!user) throw apiError('INVALID_ACTIVATION_TOKEN');
-      await db
-        .update(users)
-        .set({
-          passwordHash: await hashPassword(request.body.password),
-          status: 'active',
-          updatedAt: new Date(),
-        })
-        .where(eq(users.id, user.id));
+      await activateUser(db, user.id, await hashPassword(request.body.password));
       return signIn(reply, user.id);
     },
   );
@@ -226,7 +203,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const body = request.body;
       await assertMailAllowed(db, 'register-request', body.email, request.ip);
-      await db.insert(registrationRequests).values({ id: crypto.randomUUID(), ...body });
+      await insertRegistrationRequest(db, body);
       if (app.ctx.config.adminEmail)
         await app.ctx.mailer.send({
           to: app.ctx.config.adminEmail,
@@ -254,7 +231,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { public: true }, schema: { response: { 200: z.object({ nonce: z.string() }) } } },
     async () => {
       const nonce = randomSecret(24);
-      await db.insert(authNonces).values({ nonce, expiresAt: new Date(Date.now() + NONCE_TTL_MS) });
+      await insertNonce(db, nonce, new Date(Date.now() + NONCE_TTL_MS));
       return { nonce };
     },
   );
@@ -266,7 +243,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const verifier = app.ctx.google;
       if (!verifier) throw apiError('GOOGLE_DISABLED');
       const identity = await verifier.verify(request.body.token);
-      if (!identity || identity.nonce !== request.body.nonce || !(await consumeNonce(request.body.nonce)))
+      if (!identity || identity.nonce !== request.body.nonce || !(await consumeNonce(db, request.body.nonce)))
         throw apiError('GOOGLE_TOKEN_INVALID');
       const user = await findUserByEmail(db, identity.email);
       if (!user || user.status !== 'active') throw apiError('INVALID_CREDENTIALS');

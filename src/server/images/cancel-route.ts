@@ -3,18 +3,16 @@
 // 'cancel'). The image ends failed with info.code 'aborted' (its upload row shows 'Canceled'); its
 // process-image job is failed so it is never taken again, and stops at its next band of tiles if it
 // runs.
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams } from '../../api/common';
 import { CANCELED_INFO, ImageResult } from '../../api/images';
 import { recordActivity } from '../activities/record';
-import { images } from '../db/schema';
 import { apiError } from '../http/errors';
 import { accessOf, assertCan } from '../http/guard';
 import { cancelJobs } from '../jobs/queue';
 import { followImageOrders } from '../orders/follow';
 import { PROCESS_IMAGE, WAITING } from '../processing/process-image';
-import { imageSubject, readableImage, toImage } from './repository';
+import { imageSubject, markImageCanceled, readableImage, toImage } from './repository';
 import { redacted } from './routes';
 
 export const imageCancelRoute: FastifyPluginAsyncZod = async (app) => {
@@ -28,11 +26,8 @@ export const imageCancelRoute: FastifyPluginAsyncZod = async (app) => {
         const { row, entity } = await readableImage(tx, request, request.params.id, true);
         assertCan(request, 'cancel', 'Image', imageSubject(entity));
         if (!WAITING.includes(row.status)) throw apiError('NOT_PROCESSING');
-        const [updated] = await tx
-          .update(images)
-          .set({ status: 'failed', info: sql`${images.info} || ${JSON.stringify(CANCELED_INFO)}::jsonb` })
-          .where(and(eq(images.id, row.id), inArray(images.status, WAITING)))
-          .returning();
+        // Locked and seen waiting above: the update finds it.
+        const updated = await markImageCanceled(tx, row.id, WAITING);
         const ids = await cancelJobs(tx, PROCESS_IMAGE, 'imageId', row.id, CANCELED_INFO.desc);
         await recordActivity(tx, {
           actionType: 'update',
@@ -42,7 +37,7 @@ export const imageCancelRoute: FastifyPluginAsyncZod = async (app) => {
           creatorUserId: actor.userId,
           organizationId: actor.orgId,
         });
-        return { image: toImage(updated), jobIds: ids };
+        return { image: toImage(updated!), jobIds: ids };
       });
       for (const id of jobIds) app.ctx.jobs.cancel(id);
       // The slide's orders follow its images (src/server/orders/follow.ts), as when processing fails.

@@ -1,11 +1,13 @@
-// Images as stored and as the API returns them (spec §3), their read-scope columns and where their
-// files live. The upload flow adds them (uploads/image-records.ts).
+// Images as stored and as the API returns them (spec §3), their read-scope columns, where their
+// files live, and the writes of the image routes. The upload flow adds them (uploads/image-records.ts).
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { ImageSubject } from '../../access';
 import type { Image } from '../../api/entities';
 import type { ImageStatus, ImageType, ScanType, StorageStatus } from '../../api/enums';
+import { CANCELED_INFO } from '../../api/images';
 import type { Db } from '../db/client';
 import type { ScopeColumns } from '../db/read-scope-sql';
 import { images } from '../db/schema';
@@ -87,4 +89,31 @@ export function imageFilePath(
   const full = path.resolve(root, row.storageKey);
   // A storage key is ours, but never let one point outside the files folder.
   return full.startsWith(root + path.sep) ? full : null;
+}
+
+/** Writes `set` (plain values or SQL of the stored ones) to the image; the row as it is now. */
+export async function updateImage(
+  db: Db,
+  id: string,
+  set: PgUpdateSetSource<typeof images>,
+): Promise<ImageRow> {
+  const [updated] = await db.update(images).set(set).where(eq(images.id, id)).returning();
+  return updated;
+}
+
+/**
+ * Fails the image with info.code 'aborted' if its status is still one of `waiting` (processing's
+ * statuses before the end); the row as it is now, or undefined when it was not waiting.
+ */
+export async function markImageCanceled(
+  db: Db,
+  id: string,
+  waiting: readonly string[],
+): Promise<ImageRow | undefined> {
+  const [updated] = await db
+    .update(images)
+    .set({ status: 'failed', info: sql`${images.info} || ${JSON.stringify(CANCELED_INFO)}::jsonb` })
+    .where(and(eq(images.id, id), inArray(images.status, waiting)))
+    .returning();
+  return updated;
 }

@@ -1,7 +1,7 @@
 // /v2/images: list by slide, stats, read, update (status and display only while storage is active,
 // §4.5), and signed download URLs for the original, the thumbnail and the slide label (§7, §9).
 // The traceback is only shown to super admins (redactImage).
-import { and, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
@@ -26,7 +26,14 @@ import { linkOrigin } from '../http/origins';
 import { containsPattern, dateRange, ordering, pageOf } from '../lists/list-sql';
 import { imageCancelRoute } from './cancel-route';
 import { fileSigner } from './file-urls';
-import { imageScope, imageSubject, readableImage, toImage, type ImageFileKind } from './repository';
+import {
+  imageScope,
+  imageSubject,
+  readableImage,
+  toImage,
+  updateImage,
+  type ImageFileKind,
+} from './repository';
 
 /** The image as this caller may see it: without info.traceback unless a super admin. */
 export function redacted(request: FastifyRequest, image: Image): Image {
@@ -105,7 +112,7 @@ export const imageRoutes: FastifyPluginAsyncZod = async (app) => {
         const { info, ...plain } = patch;
         const set: PgUpdateSetSource<typeof images> = { ...plain };
         if (info) set.info = sql`${images.info} || ${JSON.stringify(info)}::jsonb`;
-        const [updated] = await tx.update(images).set(set).where(eq(images.id, row.id)).returning();
+        const updated = await updateImage(tx, row.id, set);
         // The activity feed is read more widely than the traceback may be: keep it out.
         const { traceback: _hidden, ...safeInfo } = info ?? {};
         await recordActivity(tx, {

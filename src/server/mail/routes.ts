@@ -1,6 +1,6 @@
 // /v2/mail: bug reports to the platform administrators (the Report Issue dialog, §2.10) and permission
 // change requests to the administrators of the caller's organization (§7 send-bugs, request-change).
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { effectivePolicies, type Policy } from '../../access';
 import { Ok } from '../../api/common';
@@ -11,6 +11,7 @@ import type { Db } from '../db/client';
 import { organizations, users, type OrganizationRow, type UserRow } from '../db/schema';
 import { actorOf } from '../http/authenticate';
 import { checkPolicies } from '../organizations/validate';
+import { setRequestedPolicies } from '../users/repository';
 
 interface Recipient {
   email: string;
@@ -101,10 +102,7 @@ export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
       checkPolicies('policies', policies);
       if (request.body.policies) {
         await db.transaction(async (tx) => {
-          await tx
-            .update(users)
-            .set({ requestedPolicies: policies, updatedAt: sql`now()` })
-            .where(eq(users.id, user.id));
+          await setRequestedPolicies(tx, user.id, policies);
           await recordActivity(tx, {
             actionType: 'update',
             reference: 'User',

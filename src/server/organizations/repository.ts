@@ -1,6 +1,7 @@
-// Organization writes shared by the routes: the row lock of a read-modify-write, and the cascade that
-// keeps every team's policies within its parent's (a team never has what its parent lacks, §6).
+// Organization writes: create, update and delete, the row lock of a read-modify-write, and the cascade
+// that keeps every team's policies within its parent's (a team never has what its parent lacks, §6).
 import { eq, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { POLICIES } from '../../access';
 import type { Db } from '../db/client';
 import { organizations, type OrganizationRow } from '../db/schema';
@@ -40,4 +41,34 @@ export async function touchOrganizations(tx: Db, ids: readonly string[]) {
     .update(organizations)
     .set({ updatedAt: new Date() })
     .where(sql`${organizations.id} = ANY(${sqlArray(ids, 'uuid')})`);
+}
+
+export async function insertOrganization(
+  tx: Db,
+  row: typeof organizations.$inferInsert,
+): Promise<OrganizationRow> {
+  const [created] = await tx.insert(organizations).values(row).returning();
+  return created;
+}
+
+/** Writes `set` to the organization; the row as it is now. */
+export async function updateOrganization(
+  tx: Db,
+  id: string,
+  set: PgUpdateSetSource<typeof organizations>,
+): Promise<OrganizationRow> {
+  const [updated] = await tx.update(organizations).set(set).where(eq(organizations.id, id)).returning();
+  return updated;
+}
+
+export async function deleteOrganization(tx: Db, id: string): Promise<void> {
+  await tx.delete(organizations).where(eq(organizations.id, id));
+}
+
+/** Organizations the user administered have no administrator once the user is gone. */
+export async function clearOrganizationAdmin(tx: Db, userId: string): Promise<void> {
+  await tx
+    .update(organizations)
+    .set({ adminUserId: null, updatedAt: new Date() })
+    .where(eq(organizations.adminUserId, userId));
 }

@@ -25,8 +25,11 @@ import { likePattern } from './like';
 import {
   DEFAULT_ROOT_POLICIES,
   cascadeAvailablePolicies,
+  deleteOrganization,
+  insertOrganization,
   lockOrganization,
   touchOrganizations,
+  updateOrganization,
 } from './repository';
 import { resolveSets, sameSet } from './set-ops';
 import {
@@ -107,20 +110,17 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
     await checkAdminUser(db, body.adminUserId, rootId);
 
     const row = await db.transaction(async (tx) => {
-      const [created] = await tx
-        .insert(organizations)
-        .values({
-          ...placement,
-          name: body.name,
-          availablePolicies: [...new Set(available)],
-          enabledPolicies: [...new Set(enabled)],
-          info: body.info ?? {},
-          adminUserId: body.adminUserId ?? null,
-          scanGroupSettings,
-          userLimit: body.userLimit ?? null,
-          creatorUserId: actor.userId,
-        })
-        .returning();
+      const created = await insertOrganization(tx, {
+        ...placement,
+        name: body.name,
+        availablePolicies: [...new Set(available)],
+        enabledPolicies: [...new Set(enabled)],
+        info: body.info ?? {},
+        adminUserId: body.adminUserId ?? null,
+        scanGroupSettings,
+        userLimit: body.userLimit ?? null,
+        creatorUserId: actor.userId,
+      });
       await touchOrganizations(tx, placement.parentIds);
       await recordActivity(tx, {
         actionType: 'create',
@@ -188,20 +188,16 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
         checkExpirySettings(scanGroupSettings);
         if (patch.adminUserId) await checkAdminUser(tx, entity.adminUserId, stored.rootId);
 
-        const [updated] = await tx
-          .update(organizations)
-          .set({
-            name: entity.name ?? stored.name,
-            availablePolicies: available,
-            enabledPolicies: enabled,
-            info,
-            scanGroupSettings,
-            adminUserId: entity.adminUserId === undefined ? stored.adminUserId : entity.adminUserId,
-            userLimit: entity.userLimit === undefined ? stored.userLimit : entity.userLimit,
-            updatedAt: new Date(),
-          })
-          .where(eq(organizations.id, stored.id))
-          .returning();
+        const updated = await updateOrganization(tx, stored.id, {
+          name: entity.name ?? stored.name,
+          availablePolicies: available,
+          enabledPolicies: enabled,
+          info,
+          scanGroupSettings,
+          adminUserId: entity.adminUserId === undefined ? stored.adminUserId : entity.adminUserId,
+          userLimit: entity.userLimit === undefined ? stored.userLimit : entity.userLimit,
+          updatedAt: new Date(),
+        });
         const removed = stored.availablePolicies.filter((p) => !available.includes(p));
         await cascadeAvailablePolicies(tx, stored.id, removed);
         await recordActivity(tx, {
@@ -234,7 +230,7 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
         .from(users)
         .where(eq(users.organizationId, org.id));
       if (Number(teams) > 0 || Number(members) > 0) throw apiError('NOT_EMPTY');
-      await tx.delete(organizations).where(eq(organizations.id, org.id));
+      await deleteOrganization(tx, org.id);
       await touchOrganizations(tx, org.parentIds);
       await recordDeletion(tx, 'organizations', [org.id]);
       await recordActivity(tx, {

@@ -1,7 +1,7 @@
 // /v2/reactions: hearts on slides (§2.9, §7). One heart per user per slide (unique index): adding it
 // again answers the existing one. Deleting answers {result: {id}} (§8 "returns the id on success").
 import crypto from 'node:crypto';
-import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { eq, inArray, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { DeletedResult, IdParams, listEnvelope } from '../../api/common';
 import { Reaction } from '../../api/entities';
@@ -13,7 +13,14 @@ import { accessOf, assertCan, assertCreate, assertReadable, scopeOf } from '../h
 import { readableScanGroup } from '../scan-groups/repository';
 import { ordering, pageOf } from '../lists/list-sql';
 import { recordDeletion } from '../sync/kinds';
-import { findReaction, reactionScope, toReaction } from './repository';
+import {
+  deleteReaction,
+  findReaction,
+  findSameReaction,
+  insertReaction,
+  reactionScope,
+  toReaction,
+} from './repository';
 
 export const reactionRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx;
@@ -58,7 +65,7 @@ export const reactionRoutes: FastifyPluginAsyncZod = async (app) => {
       };
       assertCreate(request, 'Reaction', row, Object.keys(body));
       const created = await db.transaction(async (tx) => {
-        const [inserted] = await tx.insert(reactions).values(row).onConflictDoNothing().returning();
+        const inserted = await insertReaction(tx, row);
         if (inserted)
           await recordActivity(tx, {
             actionType: 'create',
@@ -71,18 +78,8 @@ export const reactionRoutes: FastifyPluginAsyncZod = async (app) => {
         return inserted;
       });
       if (created) return { result: toReaction(created) };
-      const [existing] = await db
-        .select()
-        .from(reactions)
-        .where(
-          and(
-            eq(reactions.creatorUserId, row.creatorUserId),
-            eq(reactions.reactionType, row.reactionType),
-            eq(reactions.reference, row.reference),
-            eq(reactions.referenceId, row.referenceId),
-          ),
-        );
-      return { result: toReaction(existing) };
+      const existing = await findSameReaction(db, row);
+      return { result: toReaction(existing!) };
     },
   );
 
@@ -93,7 +90,7 @@ export const reactionRoutes: FastifyPluginAsyncZod = async (app) => {
     assertReadable(request, 'Reaction', row, 'Reaction');
     assertCan(request, 'delete', 'Reaction', row);
     await db.transaction(async (tx) => {
-      await tx.delete(reactions).where(eq(reactions.id, id));
+      await deleteReaction(tx, id);
       await recordDeletion(tx, 'reactions', [id]);
       await recordActivity(tx, {
         actionType: 'delete',

@@ -1,6 +1,8 @@
-// Reviews and review groups as the API returns them (spec §3), and the lookups the review,
-// annotation and alignment routes share: "is this image / user there and readable by the caller".
+// Reviews and review groups as the API returns them (spec §3), the lookups the review, annotation
+// and alignment routes share ("is this image / user there and readable by the caller"), and the
+// review writes.
 import { eq } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import { asSubject } from '../../access';
 import type { Review, ReviewGroup } from '../../api/entities';
@@ -102,4 +104,20 @@ export function isUniqueViolation(error: unknown): boolean {
     e = (e as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/** A unique violation (one review per image per reviewer in a group) is the caller's to answer. */
+export async function insertReview(db: Db, row: typeof reviews.$inferInsert): Promise<ReviewRow> {
+  const [created] = await db.insert(reviews).values(row).returning();
+  return created;
+}
+
+/** Writes the changes; the row as it is now. Unique violations as insertReview. */
+export async function updateReview(
+  db: Db,
+  id: string,
+  set: PgUpdateSetSource<typeof reviews>,
+): Promise<ReviewRow> {
+  const [updated] = await db.update(reviews).set(set).where(eq(reviews.id, id)).returning();
+  return updated;
 }

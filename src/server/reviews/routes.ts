@@ -17,7 +17,7 @@ import { checkQcDecision } from './conflicts';
 import { reviewGroupRoutes } from './groups';
 import { checkReviewer, checkStatusOfType, checkStudy, groupStudy } from './request-checks';
 import { checkReviewReferences, reviewPatch, reviewSubject } from './rules';
-import { findReview, isUniqueViolation, toReview } from './repository';
+import { findReview, insertReview, isUniqueViolation, toReview, updateReview } from './repository';
 import { reviewScopeColumns } from './sync';
 
 /** §4.1 "New reviews are created pending, standard, public"; §6.2 comments are completed; QC must say. */
@@ -120,7 +120,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
 
     try {
       const row = await db.transaction(async (tx) => {
-        const [created] = await tx.insert(reviews).values(values).returning();
+        const created = await insertReview(tx, values);
         await recordActivity(tx, {
           actionType: 'create',
           reference: 'Review',
@@ -160,7 +160,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
 
       try {
         const row = await db.transaction(async (tx) => {
-          const [updated] = await tx.update(reviews).set(patch).where(eq(reviews.id, stored!.id)).returning();
+          const updated = await updateReview(tx, stored!.id, patch);
           await recordActivity(tx, {
             // A changed status is the review being done (or QC'd); anything else an edit.
             actionType: patch.status !== undefined ? 'review' : 'update',

@@ -1,13 +1,14 @@
 // Slides (scan groups) as stored and as the API returns them (spec §3), their read-scope columns, and
-// the generation of their short simpleId.
+// the generation of their short simpleId, and their writes.
 import crypto from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { ScanGroup } from '../../api/entities';
 import type { ScanGroupStatus, StorageStatus } from '../../api/enums';
 import { SIMPLE_ID_ALPHABET, SIMPLE_ID_LENGTH } from '../../api/scan-groups';
 import type { Db } from '../db/client';
-import { scanGroups } from '../db/schema';
+import { images, reactions, scanGroups, studies } from '../db/schema';
 import type { ScopeColumns } from '../db/read-scope-sql';
 import { assertReadable } from '../http/guard';
 
@@ -85,4 +86,44 @@ export async function insertWithSimpleId(
     if (row) return row;
   }
   throw new Error('scan-groups: could not find a free simpleId');
+}
+
+/** Writes `set` (plain values or SQL of the stored ones) to the slide; the row as it is now. */
+export async function updateScanGroup(
+  db: Db,
+  id: string,
+  set: PgUpdateSetSource<typeof scanGroups>,
+): Promise<ScanGroupRow> {
+  const [updated] = await db.update(scanGroups).set(set).where(eq(scanGroups.id, id)).returning();
+  return updated;
+}
+
+/** Studies drop the slide; its images stay with their organization, without a slide. */
+export async function detachScanGroup(db: Db, id: string): Promise<void> {
+  await db
+    .update(studies)
+    .set({ scanGroupIds: sql`array_remove(${studies.scanGroupIds}, ${id}::text)` })
+    .where(sql`${studies.scanGroupIds} @> ARRAY[${id}::text]`);
+  await db
+    .update(images)
+    .set({ scanGroupId: null, inheritedAssignees: [] })
+    .where(eq(images.scanGroupId, id));
+}
+
+/** Deletes the hearts on the slide; their ids. */
+export async function deleteScanGroupReactions(db: Db, id: string): Promise<string[]> {
+  const hearts = await db
+    .delete(reactions)
+    .where(and(eq(reactions.reference, 'ScanGroup'), eq(reactions.referenceId, id)))
+    .returning({ id: reactions.id });
+  return hearts.map((h) => h.id);
+}
+
+/** An image of the slide was uploaded (or labelled onto it) just now. */
+export async function stampLastUpload(db: Db, id: string): Promise<void> {
+  await db.update(scanGroups).set({ lastUploadDate: new Date() }).where(eq(scanGroups.id, id));
+}
+
+export async function deleteScanGroup(db: Db, id: string): Promise<void> {
+  await db.delete(scanGroups).where(eq(scanGroups.id, id));
 }

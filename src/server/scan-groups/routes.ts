@@ -1,7 +1,7 @@
 // /v2/scan-groups: slides (slide labels). List with the §7 filters, create with a fresh simpleId,
 // read, update (fields, share, archive/reactivate), delete (spec §3, §4.2, §6.2).
 import crypto from 'node:crypto';
-import { and, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { DeletedResult, IdParams, listEnvelope } from '../../api/common';
@@ -18,7 +18,7 @@ import {
 } from '../../api/scan-groups';
 import { SET_FIELDS as RESOURCE_SET_FIELDS, type SetFieldOf } from '../../api/set-fields';
 import { recordActivity } from '../activities/record';
-import { images, organizations, reactions, scanGroups, studies } from '../db/schema';
+import { organizations, scanGroups } from '../db/schema';
 import { listScopeSql } from '../db/read-scope-sql';
 import { apiError } from '../http/errors';
 import { accessOf, assertCan, assertCreate, assertUpdate, scopeOf } from '../http/guard';
@@ -29,7 +29,16 @@ import { assertAssignable, assertOrgan, checkTags } from '../edits/checks';
 import { changedFields, overwrittenValues } from '../edits/changes';
 import { applySet, setSql, textArraySql, touches, type SetChange } from '../edits/sets';
 import { recomputeInheritance } from './inheritance';
-import { insertWithSimpleId, readableScanGroup, scanGroupScope, toScanGroup } from './repository';
+import {
+  deleteScanGroup,
+  deleteScanGroupReactions,
+  detachScanGroup,
+  insertWithSimpleId,
+  readableScanGroup,
+  scanGroupScope,
+  toScanGroup,
+  updateScanGroup,
+} from './repository';
 import { moveImages, planArchive, storageStepSet } from './storage';
 import { enqueue } from '../jobs/queue';
 import { STORAGE_STEP, STORAGE_STEP_DELAY_MS } from '../jobs/kinds';
@@ -253,7 +262,7 @@ export const scanGroupRoutes: FastifyPluginAsyncZod = async (app) => {
           set.archiveAt = plan.archiveAt;
           if (plan.storageStatus) Object.assign(set, storageStepSet(plan.storageStatus));
         }
-        const [updated] = await tx.update(scanGroups).set(set).where(eq(scanGroups.id, row.id)).returning();
+        const updated = await updateScanGroup(tx, row.id, set);
         if (plan?.storageStatus) {
           await moveImages(tx, row.id, plan.storageStatus, plan.archiveAt);
           // The storage job finishes the step (archiving → archived, restoring → active).
@@ -297,25 +306,9 @@ export const scanGroupRoutes: FastifyPluginAsyncZod = async (app) => {
     await db.transaction(async (tx) => {
       const { entity: current } = await readableScanGroup(tx, request, id, true);
       assertCan(request, 'delete', 'ScanGroup', current);
-      // Studies drop the slide; its images stay with their organization, without a slide.
-      await tx
-        .update(studies)
-        .set({ scanGroupIds: sql`array_remove(${studies.scanGroupIds}, ${id}::text)` })
-        .where(sql`${studies.scanGroupIds} @> ARRAY[${id}::text]`);
-      await tx
-        .update(images)
-        .set({ scanGroupId: null, inheritedAssignees: [] })
-        .where(eq(images.scanGroupId, id));
-      const hearts = await tx
-        .delete(reactions)
-        .where(and(eq(reactions.reference, 'ScanGroup'), eq(reactions.referenceId, id)))
-        .returning({ id: reactions.id });
-      await recordDeletion(
-        tx,
-        'reactions',
-        hearts.map((h) => h.id),
-      );
-      await tx.delete(scanGroups).where(eq(scanGroups.id, id));
+      await detachScanGroup(tx, id);
+      await recordDeletion(tx, 'reactions', await deleteScanGroupReactions(tx, id));
+      await deleteScanGroup(tx, id);
       await recordDeletion(tx, 'scan-groups', [id]);
       await recordActivity(tx, {
         actionType: 'delete',

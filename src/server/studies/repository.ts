@@ -1,11 +1,12 @@
-// Studies as stored and as the API returns them (spec §3), and their read-scope columns.
+// Studies as stored and as the API returns them (spec §3), their read-scope columns, and their writes.
 import { eq } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { Study } from '../../api/entities';
 import type { StudyStatus } from '../../api/enums';
 import type { Db } from '../db/client';
 import type { ScopeColumns } from '../db/read-scope-sql';
-import { activities, studies } from '../db/schema';
+import { activities, studies, userViewerSettings } from '../db/schema';
 import { assertReadable } from '../http/guard';
 import { activityRow, type ActivityEntry } from '../activities/record';
 
@@ -66,4 +67,25 @@ export async function insertStudyWithActivity(
   const recorded = db.$with('recorded').as(db.insert(activities).values(activityRow(activity)));
   const [created] = await db.with(inserted, recorded).select().from(inserted);
   return created;
+}
+
+export async function insertStudy(db: Db, row: typeof studies.$inferInsert): Promise<StudyRow> {
+  const [inserted] = await db.insert(studies).values(row).returning();
+  return inserted;
+}
+
+/** Writes `set` (plain values or SQL of the stored ones) to the study; the row as it is now. */
+export async function updateStudy(
+  db: Db,
+  id: string,
+  set: PgUpdateSetSource<typeof studies>,
+): Promise<StudyRow> {
+  const [updated] = await db.update(studies).set(set).where(eq(studies.id, id)).returning();
+  return updated;
+}
+
+/** Deletes the study with the viewer settings users kept for it (they reference it). */
+export async function deleteStudy(db: Db, id: string): Promise<void> {
+  await db.delete(userViewerSettings).where(eq(userViewerSettings.studyId, id));
+  await db.delete(studies).where(eq(studies.id, id));
 }

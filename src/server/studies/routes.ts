@@ -2,7 +2,7 @@
 // and delete (spec §3, §4.5, §5, §6.2). Slides gain and lose the study's assignees in the same
 // transaction (inheritance.ts).
 import crypto from 'node:crypto';
-import { eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { DeletedResult, IdParams, listEnvelope } from '../../api/common';
@@ -21,7 +21,7 @@ import {
   UpdateStudyResult,
 } from '../../api/studies';
 import { recordActivity } from '../activities/record';
-import { scanGroups, studies, userViewerSettings } from '../db/schema';
+import { scanGroups, studies } from '../db/schema';
 import { listScopeSql, readScopeSql, UUID } from '../db/read-scope-sql';
 import { apiError } from '../http/errors';
 import { accessOf, assertCan, assertCreate, assertUpdate, scopeOf } from '../http/guard';
@@ -34,7 +34,15 @@ import { answeredByOrderIndex, listPage, sendJson } from '../lists/page-statemen
 import { recordDeletion } from '../sync/kinds';
 import { assertAddableSlides } from './addable-slides';
 import { studyList, studyNameContains } from './list-sql';
-import { insertStudyWithActivity, readableStudy, studyScope, toStudy } from './repository';
+import {
+  deleteStudy,
+  insertStudy,
+  insertStudyWithActivity,
+  readableStudy,
+  studyScope,
+  toStudy,
+  updateStudy,
+} from './repository';
 
 /** The editable part of a PATCH's study, once unchanged and echoed fields are dropped. */
 type StudyEdit = Pick<NonNullable<UpdateStudyBody['study']>, 'name' | 'viewerOptions' | SetField>;
@@ -165,7 +173,7 @@ export const studyRoutes: FastifyPluginAsyncZod = async (app) => {
     // Without slides there is no inheritance to recompute: the row and its activity in one statement.
     const created = row.scanGroupIds.length
       ? await db.transaction(async (tx) => {
-          const [inserted] = await tx.insert(studies).values(row).returning();
+          const inserted = await insertStudy(tx, row);
           await recomputeInheritance(tx, { scanGroupIds: row.scanGroupIds });
           await recordActivity(tx, activity);
           return inserted;
@@ -229,7 +237,7 @@ export const studyRoutes: FastifyPluginAsyncZod = async (app) => {
         if (fields.name !== undefined) set.name = fields.name;
         if (fields.viewerOptions !== undefined) set.viewerOptions = fields.viewerOptions;
         for (const f of SET_FIELDS) if (touches(changes[f])) set[f] = setSql(studies[f], changes[f]);
-        const [updated] = await tx.update(studies).set(set).where(eq(studies.id, row.id)).returning();
+        const updated = await updateStudy(tx, row.id, set);
         const sharing = ASSIGNEES.some((f) => f in patch);
         if (sharing || 'scanGroupIds' in patch)
           await recomputeInheritance(tx, {
@@ -255,8 +263,7 @@ export const studyRoutes: FastifyPluginAsyncZod = async (app) => {
     await db.transaction(async (tx) => {
       const { entity: current } = await readableStudy(tx, request, id, true);
       assertCan(request, 'delete', 'Study', current);
-      await tx.delete(userViewerSettings).where(eq(userViewerSettings.studyId, id));
-      await tx.delete(studies).where(eq(studies.id, id));
+      await deleteStudy(tx, id);
       await recordDeletion(tx, 'studies', [id]);
       // Its slides lose what they inherited from it.
       await recomputeInheritance(tx, { scanGroupIds: current.scanGroupIds });

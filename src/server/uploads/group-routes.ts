@@ -1,7 +1,7 @@
 // /v2/upload-groups: what became of the caller's uploads (the rows of the uploader and of
 // /all-recent-uploads poll this every 2.5 s, §9), and the label repair of §2.3 (?fixUpload,
 // ?fixCreateUpload): applying a slide label to an uploaded image whose label was not recognized.
-import { eq, or, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listEnvelope } from '../../api/common';
 import { normalizeSimpleId } from '../../api/scan-groups';
@@ -18,8 +18,8 @@ import { actorOf } from '../http/authenticate';
 import { apiError, HttpError, notFound } from '../http/errors';
 import { assertCan } from '../http/guard';
 import { fromScanGroup } from '../scan-groups/inheritance';
-import { readableScanGroup } from '../scan-groups/repository';
-import { findGroup, listGroups, loadGroup } from './repository';
+import { readableScanGroup, stampLastUpload } from '../scan-groups/repository';
+import { applyLabel, findGroup, listGroups, loadGroup } from './repository';
 import { followSlideOrders } from '../orders/follow';
 
 export const uploadGroupRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -75,16 +75,12 @@ export const uploadGroupRoutes: FastifyPluginAsyncZod = async (app) => {
         });
         if (slide.storageStatus !== 'active') throw apiError('SLIDE_ARCHIVED');
         // The label is the glass slide's: every scene's image of the file joins the slide.
-        const labelled = await tx
-          .update(images)
-          .set({
-            scanGroupId: slide.id,
-            inheritedAssignees: fromScanGroup(slide),
-            info: sql`${images.info} || ${JSON.stringify({ code: 'label_applied', desc: slide.simpleId })}::jsonb`,
-          })
-          .where(or(eq(images.id, image.id), eq(images.uploadGroupId, group.id)))
-          .returning({ id: images.id });
-        await tx.update(scanGroups).set({ lastUploadDate: new Date() }).where(eq(scanGroups.id, slide.id));
+        const labelled = await applyLabel(
+          tx,
+          { imageId: image.id, groupId: group.id },
+          { id: slide.id, simpleId: slide.simpleId, inheritedAssignees: fromScanGroup(slide) },
+        );
+        await stampLastUpload(tx, slide.id);
         await followSlideOrders(tx, [slide.id]); // its orders follow the image
         for (const { id } of labelled)
           await recordActivity(tx, {

@@ -1,5 +1,5 @@
-// Upload groups and their parts as stored, and as GET /v2/upload-groups returns them.
-import { and, asc, count, desc, eq, inArray, or } from 'drizzle-orm';
+// Upload groups and their parts as stored, and as GET /v2/upload-groups returns them, and their writes.
+import { and, asc, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { UploadGroup, UploadGroupStatus, UploadImageState, UploadPart } from '../../api/uploads';
 import type { ImageStatus } from '../../api/enums';
 import type { Db } from '../db/client';
@@ -124,4 +124,49 @@ export async function setPartsStatus(db: Db, groupId: string, from: string[], to
     .update(uploads)
     .set({ status: to })
     .where(and(eq(uploads.groupId, groupId), inArray(uploads.status, from)));
+}
+
+/** Creates the group unless its first part created it already (the client names the group). */
+export async function insertGroupIfNew(
+  db: Db,
+  row: Pick<typeof uploadGroups.$inferInsert, 'id' | 'creatorUserId' | 'organizationId' | 'fileCount'>,
+): Promise<void> {
+  await db.insert(uploadGroups).values(row).onConflictDoNothing({ target: uploadGroups.id });
+}
+
+/** The group takes the name of its slide file (the single file, or a folder's main one). */
+export async function nameGroup(db: Db, id: string, name: string): Promise<void> {
+  await db.update(uploadGroups).set({ name }).where(eq(uploadGroups.id, id));
+}
+
+export async function insertPart(db: Db, row: typeof uploads.$inferInsert): Promise<void> {
+  await db.insert(uploads).values(row);
+}
+
+export async function deletePart(db: Db, id: string): Promise<void> {
+  await db.delete(uploads).where(eq(uploads.id, id));
+}
+
+/**
+ * Puts the image and every other scene's image of its upload group on the slide, noting the applied
+ * label in their info; the ids of the images changed.
+ */
+export async function applyLabel(
+  db: Db,
+  target: { imageId: string; groupId: string },
+  slide: {
+    id: string;
+    simpleId: string;
+    inheritedAssignees: (typeof images.$inferInsert)['inheritedAssignees'];
+  },
+): Promise<{ id: string }[]> {
+  return db
+    .update(images)
+    .set({
+      scanGroupId: slide.id,
+      inheritedAssignees: slide.inheritedAssignees,
+      info: sql`${images.info} || ${JSON.stringify({ code: 'label_applied', desc: slide.simpleId })}::jsonb`,
+    })
+    .where(or(eq(images.id, target.imageId), eq(images.uploadGroupId, target.groupId)))
+    .returning({ id: images.id });
 }

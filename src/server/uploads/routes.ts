@@ -5,21 +5,27 @@
 // ownership of a resource, the answer for uploads already finished, and termination of a group.
 // PATCH bodies do not go through tus at all (patch.ts).
 import crypto from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Metadata } from '@tus/utils';
 import { inputIssue } from '../../api/input';
 import { slideFileRole } from '../../api/slide-formats';
 import { TUS_VERSION, UploadIdParams, UploadMetadata } from '../../api/uploads';
-import { uploadGroups, uploads } from '../db/schema';
 import { actorOf } from '../http/authenticate';
 import { apiError, notFound } from '../http/errors';
 import { assertCan } from '../http/guard';
 import { cancelGroup, finishPart } from './assemble';
 import { describeBytes } from './config';
 import { patchUpload } from './patch';
-import { findGroup, findPart, partsOf } from './repository';
+import {
+  deletePart,
+  findGroup,
+  findPart,
+  insertGroupIfNew,
+  insertPart,
+  nameGroup,
+  partsOf,
+} from './repository';
 import { uploadRuntime } from './runtime';
 import { chunkContext, parseChecksumHeader, type ChunkContext } from './store';
 
@@ -111,15 +117,12 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
     const now = new Date();
     const expiresAt = new Date(now.getTime() + (rt.settings.expiryMs || 100 * 365 * 86_400_000));
     await db.transaction(async (tx) => {
-      await tx
-        .insert(uploadGroups)
-        .values({
-          id: meta.groupId,
-          creatorUserId: actor.user.id,
-          organizationId: actor.organization.id,
-          fileCount: meta.groupSize,
-        })
-        .onConflictDoNothing({ target: uploadGroups.id });
+      await insertGroupIfNew(tx, {
+        id: meta.groupId,
+        creatorUserId: actor.user.id,
+        organizationId: actor.organization.id,
+        fileCount: meta.groupSize,
+      });
       const group = (await findGroup(tx, meta.groupId, true))!;
       if (group.creatorUserId !== actor.user.id) throw apiError('GROUP_TAKEN');
       if (group.status !== 'uploading') throw apiError('GROUP_CLOSED');
@@ -128,8 +131,8 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       if (parts.some((p) => p.relativePath === relativePath)) throw apiError('DUPLICATE_PART');
       if (parts.length >= group.fileCount) throw apiError('GROUP_FULL');
       if (!group.name && (role === 'single' || role === 'folderMain'))
-        await tx.update(uploadGroups).set({ name: meta.filename }).where(eq(uploadGroups.id, meta.groupId));
-      await tx.insert(uploads).values({
+        await nameGroup(tx, meta.groupId, meta.filename);
+      await insertPart(tx, {
         id,
         groupId: meta.groupId,
         creatorUserId: actor.user.id,
@@ -141,7 +144,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
     });
     await toTus(request, reply, { newUploadId: id });
     // tus could not create the resource (a full disk: 507): the part is forgotten, so a retry starts afresh.
-    if (reply.raw.statusCode >= 400) await db.delete(uploads).where(eq(uploads.id, id));
+    if (reply.raw.statusCode >= 400) await deletePart(db, id);
   });
 
   app.head('/:id', { schema: { params: UploadIdParams, hide: true } }, async (request, reply) => {

@@ -14,19 +14,19 @@ import {
 import { SET_FIELDS } from '../../api/set-fields';
 import { User } from '../../api/users';
 import { recordActivity } from '../activities/record';
-import { actionTokens, organizations, refreshTokens, sessions, users } from '../db/schema';
+import { users } from '../db/schema';
 import { readScopeSql } from '../db/read-scope-sql';
 import { notFound } from '../http/errors';
 import { accessOf, assertCan, assertReadable, assertUpdate, scopeOf } from '../http/guard';
 import { linkOrigin } from '../http/origins';
 import { findOrganization } from '../organizations/entities';
 import { likePattern } from '../organizations/like';
-import { touchOrganizations } from '../organizations/repository';
+import { clearOrganizationAdmin, touchOrganizations } from '../organizations/repository';
 import { resolveSets, sameSet } from '../organizations/set-ops';
 import { changedOnly, checkPolicies, checkSuperAdminGrant } from '../organizations/validate';
 import { recordDeletion } from '../sync/kinds';
 import { inviteUser, resendInvitation } from './invite';
-import { findUser, findUserByEmail, toUser, userScope } from './repository';
+import { deleteUser, findUser, findUserByEmail, toUser, updateUser, userScope } from './repository';
 
 const One = z.object({ result: User });
 
@@ -120,11 +120,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           checkPolicies('enabledPolicies', added, org?.availablePolicies ?? []);
           checkSuperAdminGrant(actor.superAdmin, added);
         }
-        const [updated] = await tx
-          .update(users)
-          .set({ ...patch, updatedAt: new Date() })
-          .where(eq(users.id, stored.id))
-          .returning();
+        const updated = await updateUser(tx, stored.id, patch);
         await recordActivity(tx, {
           actionType: 'update',
           reference: 'User',
@@ -145,15 +141,8 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     assertReadable(request, 'User', row, 'User');
     assertCan(request, 'delete', 'User', row);
     await db.transaction(async (tx) => {
-      await tx.delete(users).where(eq(users.id, row.id));
-      // Their sessions and e-mailed links end with them.
-      await tx.delete(refreshTokens).where(eq(refreshTokens.userId, row.id));
-      await tx.delete(sessions).where(eq(sessions.userId, row.id));
-      await tx.delete(actionTokens).where(eq(actionTokens.userId, row.id));
-      await tx
-        .update(organizations)
-        .set({ adminUserId: null, updatedAt: new Date() })
-        .where(eq(organizations.adminUserId, row.id));
+      await deleteUser(tx, row.id);
+      await clearOrganizationAdmin(tx, row.id);
       await touchOrganizations(tx, [row.organizationId]); // its numberOfUsers changed
       await recordDeletion(tx, 'users', [row.id]);
       await recordActivity(tx, {

@@ -2,7 +2,7 @@
 // ever their own (§3, §7). One row per user and study: a POST for a pair that has one merges into it.
 // Updates merge top-level keys, so two devices tuning different settings keep both.
 import crypto from 'node:crypto';
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams, listEnvelope } from '../../api/common';
 import { UserViewerSettings } from '../../api/entities';
@@ -13,40 +13,19 @@ import {
   ViewerSettingsResult,
 } from '../../api/studies';
 import { recordActivity } from '../activities/record';
-import type { Db } from '../db/client';
 import { userViewerSettings } from '../db/schema';
 import { readScopeSql } from '../db/read-scope-sql';
 import { accessOf, assertCreate, assertReadable, assertUpdate, scopeOf } from '../http/guard';
 import { ordering, pageOf } from '../lists/list-sql';
 import { readableStudy } from '../studies/repository';
-
-type Row = typeof userViewerSettings.$inferSelect;
-
-const toSettings = (row: Row): UserViewerSettings => ({
-  id: row.id,
-  studyId: row.studyId,
-  creatorUserId: row.creatorUserId,
-  viewerSettings: row.viewerSettings,
-  createdAt: row.createdAt.toISOString(),
-  updatedAt: row.updatedAt.toISOString(),
-});
-
-const scope = { creatorUserId: userViewerSettings.creatorUserId };
-const merge = (patch: Record<string, unknown>) =>
-  sql`${userViewerSettings.viewerSettings} || ${JSON.stringify(patch)}::jsonb`;
-
-async function mineFor(db: Db, userId: string, studyId: string | null): Promise<Row | undefined> {
-  const [row] = await db
-    .select()
-    .from(userViewerSettings)
-    .where(
-      and(
-        eq(userViewerSettings.creatorUserId, userId),
-        studyId ? eq(userViewerSettings.studyId, studyId) : isNull(userViewerSettings.studyId),
-      ),
-    );
-  return row;
-}
+import {
+  findViewerSettings,
+  insertViewerSettings,
+  mergeViewerSettings,
+  mineFor,
+  toSettings,
+  viewerSettingsScope,
+} from './repository';
 
 export const viewerSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx;
@@ -57,7 +36,7 @@ export const viewerSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const q = request.query;
       const where: SQL[] = [];
-      const readable = readScopeSql(scopeOf(request, 'UserViewerSettings'), scope);
+      const readable = readScopeSql(scopeOf(request, 'UserViewerSettings'), viewerSettingsScope);
       if (readable) where.push(readable);
       if (q.creatorUserId) where.push(eq(userViewerSettings.creatorUserId, q.creatorUserId));
       if (q.studyId) where.push(eq(userViewerSettings.studyId, q.studyId));
@@ -86,22 +65,15 @@ export const viewerSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
         // Serialise this user's creates, so two devices cannot make two rows for one study.
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`viewer-settings:${creatorUserId}`}))`);
         const existing = await mineFor(tx, creatorUserId, studyId);
-        const [saved] = existing
-          ? await tx
-              .update(userViewerSettings)
-              .set({ viewerSettings: merge(body.viewerSettings) })
-              .where(eq(userViewerSettings.id, existing.id))
-              .returning()
-          : await tx
-              .insert(userViewerSettings)
-              .values({
-                id: crypto.randomUUID(),
-                studyId,
-                creatorUserId,
-                organizationId: actor.orgId,
-                viewerSettings: body.viewerSettings,
-              })
-              .returning();
+        const saved = existing
+          ? await mergeViewerSettings(tx, existing.id, body.viewerSettings)
+          : await insertViewerSettings(tx, {
+              id: crypto.randomUUID(),
+              studyId,
+              creatorUserId,
+              organizationId: actor.orgId,
+              viewerSettings: body.viewerSettings,
+            });
         await recordActivity(tx, {
           actionType: existing ? 'update' : 'create',
           reference: 'UserViewerSettings',
@@ -122,19 +94,12 @@ export const viewerSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { actor } = accessOf(request);
       const patch = request.body.viewerSettings;
-      const [row] = await db
-        .select()
-        .from(userViewerSettings)
-        .where(eq(userViewerSettings.id, request.params.id));
+      const row = await findViewerSettings(db, request.params.id);
       assertReadable(request, 'UserViewerSettings', row, 'Viewer settings');
       if (Object.keys(patch).length === 0) return { result: toSettings(row) };
       assertUpdate(request, 'UserViewerSettings', row, { viewerSettings: patch });
       const updated = await db.transaction(async (tx) => {
-        const [saved] = await tx
-          .update(userViewerSettings)
-          .set({ viewerSettings: merge(patch) })
-          .where(eq(userViewerSettings.id, row.id))
-          .returning();
+        const saved = await mergeViewerSettings(tx, row.id, patch);
         await recordActivity(tx, {
           actionType: 'update',
           reference: 'UserViewerSettings',
