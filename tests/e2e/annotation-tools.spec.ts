@@ -142,7 +142,7 @@ test.describe('on a tablet', () => {
     const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
     // A one-finger drag, as the tablet sends it.
     const touch = await page.context().newCDPSession(page);
-    const finger = (type: string, x?: number, y?: number) =>
+    const finger = (type: 'touchStart' | 'touchMove' | 'touchEnd', x?: number, y?: number) =>
       touch.send('Input.dispatchTouchEvent', {
         type,
         touchPoints: x === undefined ? [] : [{ x: Math.round(x), y: Math.round(y!) }],
