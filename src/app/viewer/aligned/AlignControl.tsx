@@ -123,7 +123,7 @@ function AlignDialog({
               value={reference}
               onChange={setReference}
               allowDeselect={false}
-              size="md"
+              size="lg"
             />
             <Select
               label={AlignText.target}
@@ -131,7 +131,7 @@ function AlignDialog({
               value={target}
               onChange={setTarget}
               allowDeselect={false}
-              size="md"
+              size="lg"
             />
           </Stack>
           <Tooltip label={AlignText.swap}>

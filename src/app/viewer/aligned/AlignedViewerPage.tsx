@@ -133,6 +133,7 @@ function AlignedViews({
             checked={locked || overlay}
             disabled={overlay}
             onChange={(e) => setLocked(e.currentTarget.checked)}
+            styles={{ label: { minHeight: 44, display: 'flex', alignItems: 'center' } }}
           />
           {overlay && (
             <Group gap="xs" wrap="nowrap" w={220}>
@@ -150,6 +151,7 @@ function AlignedViews({
                 onChange={setOpacity}
                 label={(v) => `${Math.round(v * 100)}%`}
                 thumbProps={{ 'aria-labelledby': 'aligned-opacity' }}
+                styles={{ root: { minHeight: 44, justifyContent: 'center' } }}
               />
             </Group>
           )}
