@@ -1,7 +1,8 @@
 // Under the aligned views: each image's annotations, each with a button copying it onto the other
 // image through the alignment (target → reference by the matrix, reference → target by its inverse).
 // A copy is a new annotation of the other image, made the way the viewer makes every annotation
-// (useAddAnnotation: through the outbox, so offline too, and Pending until sent).
+// (useAddAnnotation: through the outbox, so offline too, and Pending until sent), naming the image it
+// came from as its sourceImageId.
 import { useMemo } from 'react';
 import { Button, Card, Group, ScrollArea, SimpleGrid, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -103,7 +104,7 @@ function CopyList({
                     disabled={!!denied}
                     aria-label={`${label}: ${name}`}
                     onClick={() =>
-                      void add(row.name, mapAnnotationContent(content, matrix)).then(() =>
+                      void add(row.name, mapAnnotationContent(content, matrix), from.id).then(() =>
                         notifications.show({ message: CopyText.copied(name, toSide) }),
                       )
                     }
