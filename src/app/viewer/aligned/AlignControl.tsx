@@ -7,55 +7,13 @@ import { useEffect, useMemo, useState } from 'react';
 import { ActionIcon, Alert, Button, Group, Modal, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { useNetwork } from '@mantine/hooks';
 import { useNavigate } from '@tanstack/react-router';
-import type { AlignmentRigid, Image } from '../../../api/entities';
+import type { Image } from '../../../api/entities';
 import { extractMessage } from '../../../api/messages';
 import { asSubject, denialMessage } from '../../../access';
 import { DeniedTooltip } from '../../lib/DeniedTooltip';
 import { useAbility } from '../../session/ability';
-import {
-  isComputing,
-  outputOf,
-  useAlignment,
-  usePairAlignments,
-  useRequestAlignment,
-} from './alignment-queries';
-
-export const AlignText = {
-  open: 'Align with…',
-  title: 'Align two images',
-  reference: 'Reference image',
-  target: 'Target image (moved onto the reference)',
-  swap: 'Swap reference and target',
-  request: 'Align',
-  openAligned: 'Open aligned view',
-  alreadyAligned: 'These two images are already aligned.',
-  queued: 'Queued',
-  computing: 'Computing…',
-  aligned: 'Aligned',
-  failed: 'Failed',
-  offline: 'Aligning needs a connection: the server computes the alignment. Try again once you are online.',
-  sameImage: 'Pick two different images.',
-} as const;
-
-/** The alignment's state in words, as the dialog shows it. */
-export function alignmentStatusText(a: AlignmentRigid): string {
-  switch (a.status) {
-    case 'active':
-      return AlignText.queued;
-    case 'processing':
-      return AlignText.computing;
-    case 'fulfilled': {
-      const score = outputOf(a)?.score;
-      return typeof score === 'number'
-        ? `${AlignText.aligned} (score ${score.toFixed(2)})`
-        : AlignText.aligned;
-    }
-    case 'failed':
-      return `${AlignText.failed}: ${a.error ?? ''}`.trim();
-    default:
-      return a.status;
-  }
-}
+import { useAlignment, usePairAlignments, useRequestAlignment } from './alignment-queries';
+import { AlignText, alignmentStatusText, isComputing, outputOf } from './alignment-status';
 
 const labelOf = (img: Image, i: number) => `Image ${i + 1}: ${img.name}`;
 

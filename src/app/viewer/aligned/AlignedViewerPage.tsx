@@ -31,8 +31,8 @@ import { useNarrowViewer } from '../layout';
 import { useLayersManifest } from '../useLayersManifest';
 import { isViewable } from '../ViewerPage';
 import { decomposeAffine, type Affine } from './aligned-transform';
-import { alignmentStatusText } from './AlignControl';
-import { outputOf, pairOf, useAlignment } from './alignment-queries';
+import { alignmentStatusText, outputOf, pairOf } from './alignment-status';
+import { useAlignment } from './alignment-queries';
 import { CopyAnnotations } from './CopyAnnotations';
 import { useLockedViewers } from './useLockedViewers';
 

@@ -2,35 +2,13 @@
 // the server computes it; the alignments of an image pair; a new request. Requests go straight to the
 // server, not through the outbox: an alignment is a computation there, pointless to queue offline.
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { RigidAlignmentOutput } from '../../../api/alignments';
 import type { AlignmentRigid } from '../../../api/entities';
 import type { ListResult } from '../../../api/lists';
 import { api } from '../../lib/api';
+import { isComputing } from './alignment-status';
 
 /** How often an alignment still being computed is asked about again. */
 export const ALIGNMENT_POLL_MS = 2_000;
-
-export const isComputing = (a: Pick<AlignmentRigid, 'status'> | undefined) =>
-  a?.status === 'active' || a?.status === 'processing';
-
-/** The two images an alignment was requested for (its inputData). */
-export function pairOf(a: AlignmentRigid): { referenceImageId: string; targetImageId: string } | undefined {
-  const input = a.inputData as { referenceImageId?: unknown; targetImageId?: unknown } | null;
-  if (typeof input?.referenceImageId !== 'string' || typeof input.targetImageId !== 'string')
-    return undefined;
-  return { referenceImageId: input.referenceImageId, targetImageId: input.targetImageId };
-}
-
-/** A fulfilled alignment's result, when it has a usable matrix. */
-export function outputOf(a: AlignmentRigid | undefined): RigidAlignmentOutput | undefined {
-  if (a?.status !== 'fulfilled') return undefined;
-  const out = a.outputData as Partial<RigidAlignmentOutput> | null;
-  const m = out?.matrix;
-  const row = (r: unknown) => Array.isArray(r) && r.length === 3 && r.every((v) => Number.isFinite(v));
-  return Array.isArray(m) && m.length === 2 && row(m[0]) && row(m[1])
-    ? (out as RigidAlignmentOutput)
-    : undefined;
-}
 
 export const alignmentQuery = (id: string) =>
   queryOptions({
