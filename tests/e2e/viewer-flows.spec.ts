@@ -255,22 +255,35 @@ test('two images of a slide are aligned from the viewer and viewed side by side,
   await signIn(page);
   const s = slides().brightfield;
   await processed(page, s.imageId);
-  // A second scan of the slide: the copy's label links it to the same slide once processed.
+  // A second scan of the slide: the copy's label links it to the same slide once processed. Upload
+  // tests may have linked others, in any state: the pair is picked by position, as the viewer lists it.
   await uploadFixture(page, 'qptiff/brightfield.qptiff');
+  const listed = async () => {
+    const res = await page.request.get(
+      `/v2/images?scanGroupId=${s.scanGroupId}&limit=100&orderDirection=asc`,
+    );
+    return ((await res.json()) as { result: Image[] }).result;
+  };
+  const ready = (i: Image) => i.status === 'completed' && i.displayStatus === 'completed';
   await expect
-    .poll(
-      async () => {
-        const res = await page.request.get(`/v2/images?scanGroupId=${s.scanGroupId}&limit=10`);
-        const images = ((await res.json()) as { result: Image[] }).result;
-        return images.filter((i) => i.status === 'completed' && i.displayStatus === 'completed').length;
-      },
-      { timeout: 60_000 },
-    )
-    .toBeGreaterThanOrEqual(2);
+    .poll(async () => (await listed()).filter((i) => ready(i) && i.id !== s.imageId).length, {
+      timeout: 60_000,
+    })
+    .toBeGreaterThan(0);
+  const images = await listed();
+  const copy = images.findLastIndex((i) => ready(i) && i.id !== s.imageId);
+  const option = (i: number) => `Image ${i + 1}: ${images[i]!.name}`;
 
   await page.goto(`/sgviewer/${s.scanGroupId}`);
   await page.getByRole('button', { name: 'Align with…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Align two images' });
+  for (const [label, index] of [
+    ['Reference image', images.findIndex((i) => i.id === s.imageId)],
+    ['Target image (moved onto the reference)', copy],
+  ] as const) {
+    await dialog.getByLabel(label, { exact: true }).click();
+    await page.getByRole('option', { name: option(index), exact: true }).click();
+  }
   await dialog.getByRole('button', { name: 'Align', exact: true }).click();
   await expect(dialog.getByTestId('alignment-status')).toHaveText(/^Aligned \(score /, { timeout: 30_000 });
   await page.screenshot({ path: '/tmp/viewer-flows/align-dialog-1440.png' });
