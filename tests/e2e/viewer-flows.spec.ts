@@ -307,5 +307,6 @@ test('two images of a slide are aligned from the viewer and viewed side by side,
 
   await page.getByText('Overlay', { exact: true }).click();
   await expect(page.getByRole('slider')).toBeVisible();
+  await settled(page, page.getByTestId('aligned-views'));
   await page.screenshot({ path: '/tmp/viewer-flows/aligned-overlay-1440.png' });
 });

@@ -17,6 +17,8 @@ export interface SlideViewerProps {
   onViewer?(viewer: OpenSeadragon.Viewer | undefined): void;
   /** No background and no navigator: a viewer laid over another (aligned viewing's overlay). */
   layered?: boolean;
+  /** Without its scale bar: the overlay's upper viewer, whose bar would cover the lower one's. */
+  scaleBar?: boolean;
 }
 
 /** A navigator item's link to the main viewer's item it mirrors (OpenSeadragon 6's Navigator sets it). */
@@ -29,6 +31,7 @@ export function SlideViewer({
   channels,
   onViewer,
   layered = false,
+  scaleBar = true,
 }: SlideViewerProps) {
   const host = useRef<HTMLDivElement>(null);
   const [viewer, setViewer] = useState<OpenSeadragon.Viewer>();
@@ -112,7 +115,7 @@ export function SlideViewer({
       style={{ touchAction: 'none' }}
     >
       <div ref={host} style={{ position: 'absolute', inset: 0 }} data-testid="slide-viewer" />
-      {viewer && manifest.pixelSizeUm && (
+      {viewer && manifest.pixelSizeUm && scaleBar && (
         <ScaleBar viewer={viewer} umPerPixel={manifest.pixelSizeUm.x} dark={fluorescence} />
       )}
     </Box>

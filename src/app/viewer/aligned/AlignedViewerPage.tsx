@@ -230,6 +230,7 @@ function AlignedPane({
         channels={channels}
         onViewer={onViewer}
         layered={layered}
+        scaleBar={!(layered && bare)}
       />
       {annotations && <AnnotationOverlay viewer={viewer} imageId={image.id} />}
     </Box>

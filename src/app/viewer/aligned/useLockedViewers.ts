@@ -69,9 +69,13 @@ export function useLockedViewers(
     reference.addHandler('viewport-change', onReference);
     target.addHandler('viewport-change', onTarget);
     // A viewer's item may open after the other has moved: placed once OpenSeadragon has sent it home.
+    // A resized follower (the overlay's layout change) keeps its zoom, not the leader's view: placed
+    // again once OpenSeadragon has resized it.
     const later = () => void setTimeout(follow, 0);
     reference.world.addHandler('add-item', later);
     target.world.addHandler('add-item', later);
+    reference.addHandler('resize', later);
+    target.addHandler('resize', later);
     for (const type of TAKE_LEAD) {
       reference.element.addEventListener(type, leadReference, { capture: true, passive: true });
       target.element.addEventListener(type, leadTarget, { capture: true, passive: true });
@@ -82,6 +86,8 @@ export function useLockedViewers(
       target.removeHandler('viewport-change', onTarget);
       reference.world.removeHandler('add-item', later);
       target.world.removeHandler('add-item', later);
+      reference.removeHandler('resize', later);
+      target.removeHandler('resize', later);
       for (const type of TAKE_LEAD) {
         reference.element.removeEventListener(type, leadReference, { capture: true });
         target.element.removeEventListener(type, leadTarget, { capture: true });
