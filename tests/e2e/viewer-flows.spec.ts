@@ -1,12 +1,13 @@
 // The viewer as a lab and a reviewer use it: a fluorescence slide's thumbnail shows its channels in
 // their colours; the study viewer steps through the study's slides (buttons, arrow keys, a swipe on
 // its header) on a touch tablet; in portrait the slide gets the width and the touch targets are big;
-// two images of a slide are aligned from the viewer and opened side by side, their navigation locked.
+// two images of a slide are aligned from the viewer and opened side by side, their navigation locked,
+// and an annotation is copied from one to the other.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import type { Image, Study } from '../../src/api/entities';
+import type { Annotation, Image, Study } from '../../src/api/entities';
 import { signIn } from './helpers';
 import type { SeededSlide } from './seed-slides';
 
@@ -248,7 +249,7 @@ async function settled(page: Page, target: Locator): Promise<Buffer> {
   return previous;
 }
 
-test('two images of a slide are aligned from the viewer and viewed side by side, locked', async ({
+test('two images of a slide are aligned from the viewer, viewed locked, and share an annotation', async ({
   page,
 }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -273,6 +274,25 @@ test('two images of a slide are aligned from the viewer and viewed side by side,
   const images = await listed();
   const copy = images.findLastIndex((i) => ready(i) && i.id !== s.imageId);
   const option = (i: number) => `Image ${i + 1}: ${images[i]!.name}`;
+
+  // A region on the copy, to be carried over to the reference.
+  const region = `Aligned margin ${Date.now()}`;
+  const ring = [
+    [100, 100],
+    [400, 120],
+    [300, 380],
+    [100, 100],
+  ];
+  const made = await page.request.post('/v2/annotations', {
+    data: {
+      annotation: {
+        imageId: images[copy]!.id,
+        name: region,
+        content: { type: 'Feature', geometry: { type: 'Polygon', coordinates: [ring] }, properties: {} },
+      },
+    },
+  });
+  expect(made.ok()).toBe(true);
 
   await page.goto(`/sgviewer/${s.scanGroupId}`);
   await page.getByRole('button', { name: 'Align with…' }).click();
@@ -304,6 +324,22 @@ test('two images of a slide are aligned from the viewer and viewed side by side,
   await page.mouse.up();
   await expect.poll(async () => (await settled(page, target)).equals(before)).toBe(false);
   await page.screenshot({ path: '/tmp/viewer-flows/aligned-side-1440.png' });
+
+  // The copy's region, copied to the reference through the outbox, lands on the same pixels there
+  // (two scans of one slide: the alignment is the identity, give or take a pixel).
+  await page.getByRole('button', { name: `Copy to reference: ${region}` }).click();
+  const copied = async () => {
+    const res = await page.request.get(`/v2/annotations?imageId=${s.imageId}&orderDirection=desc&limit=100`);
+    return ((await res.json()) as { result: Annotation[] }).result.find((a) => a.name === region);
+  };
+  await expect.poll(copied, { timeout: 15_000 }).toBeTruthy();
+  const landed = (await copied())!;
+  expect(landed.sourceImageId).toBe(images[copy]!.id);
+  const points = (landed.content as { geometry: { coordinates: number[][][] } }).geometry.coordinates[0]!;
+  points.forEach(([x, y], i) => {
+    expect(Math.abs(x! - ring[i]![0]!)).toBeLessThan(3);
+    expect(Math.abs(y! - ring[i]![1]!)).toBeLessThan(3);
+  });
 
   await page.getByText('Overlay', { exact: true }).click();
   await expect(page.getByRole('slider')).toBeVisible();
