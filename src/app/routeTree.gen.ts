@@ -39,6 +39,7 @@ import { Route as AppAdministratorOrgansRouteImport } from './routes/_app/admini
 import { Route as AppAdministratorPipelinesRouteImport } from './routes/_app/administrator/pipelines'
 import { Route as AppAdministratorPredictorsRouteImport } from './routes/_app/administrator/predictors'
 import { Route as AppAdministratorUserRouteImport } from './routes/_app/administrator/user'
+import { Route as AppAlignedAlignmentIdRouteImport } from './routes/_app/aligned/$alignmentId'
 import { Route as AppDashboardIndexRouteImport } from './routes/_app/dashboard/index'
 import { Route as AppDashboardCollaboratorActivityRouteImport } from './routes/_app/dashboard/collaborator-activity'
 import { Route as AppDashboardOrganizationActivityRouteImport } from './routes/_app/dashboard/organization-activity'
@@ -232,6 +233,11 @@ const AppAdministratorUserRoute = AppAdministratorUserRouteImport.update({
   id: '/user',
   path: '/user',
   getParentRoute: () => AppAdministratorRoute,
+} as any)
+const AppAlignedAlignmentIdRoute = AppAlignedAlignmentIdRouteImport.update({
+  id: '/aligned/$alignmentId',
+  path: '/aligned/$alignmentId',
+  getParentRoute: () => AppRoute,
 } as any)
 const AppDashboardIndexRoute = AppDashboardIndexRouteImport.update({
   id: '/',
@@ -464,6 +470,7 @@ export interface FileRoutesByFullPath {
   '/administrator/pipelines': typeof AppAdministratorPipelinesRoute
   '/administrator/predictors': typeof AppAdministratorPredictorsRoute
   '/administrator/user': typeof AppAdministratorUserRoute
+  '/aligned/$alignmentId': typeof AppAlignedAlignmentIdRoute
   '/dashboard/collaborator-activity': typeof AppDashboardCollaboratorActivityRoute
   '/dashboard/organization-activity': typeof AppDashboardOrganizationActivityRoute
   '/dashboard/recent-activity': typeof AppDashboardRecentActivityRoute
@@ -526,6 +533,7 @@ export interface FileRoutesByTo {
   '/administrator/pipelines': typeof AppAdministratorPipelinesRoute
   '/administrator/predictors': typeof AppAdministratorPredictorsRoute
   '/administrator/user': typeof AppAdministratorUserRoute
+  '/aligned/$alignmentId': typeof AppAlignedAlignmentIdRoute
   '/dashboard/collaborator-activity': typeof AppDashboardCollaboratorActivityRoute
   '/dashboard/organization-activity': typeof AppDashboardOrganizationActivityRoute
   '/dashboard/recent-activity': typeof AppDashboardRecentActivityRoute
@@ -596,6 +604,7 @@ export interface FileRoutesById {
   '/_app/administrator/pipelines': typeof AppAdministratorPipelinesRoute
   '/_app/administrator/predictors': typeof AppAdministratorPredictorsRoute
   '/_app/administrator/user': typeof AppAdministratorUserRoute
+  '/_app/aligned/$alignmentId': typeof AppAlignedAlignmentIdRoute
   '/_app/dashboard/collaborator-activity': typeof AppDashboardCollaboratorActivityRoute
   '/_app/dashboard/organization-activity': typeof AppDashboardOrganizationActivityRoute
   '/_app/dashboard/recent-activity': typeof AppDashboardRecentActivityRoute
@@ -665,6 +674,7 @@ export interface FileRouteTypes {
     | '/administrator/pipelines'
     | '/administrator/predictors'
     | '/administrator/user'
+    | '/aligned/$alignmentId'
     | '/dashboard/collaborator-activity'
     | '/dashboard/organization-activity'
     | '/dashboard/recent-activity'
@@ -727,6 +737,7 @@ export interface FileRouteTypes {
     | '/administrator/pipelines'
     | '/administrator/predictors'
     | '/administrator/user'
+    | '/aligned/$alignmentId'
     | '/dashboard/collaborator-activity'
     | '/dashboard/organization-activity'
     | '/dashboard/recent-activity'
@@ -796,6 +807,7 @@ export interface FileRouteTypes {
     | '/_app/administrator/pipelines'
     | '/_app/administrator/predictors'
     | '/_app/administrator/user'
+    | '/_app/aligned/$alignmentId'
     | '/_app/dashboard/collaborator-activity'
     | '/_app/dashboard/organization-activity'
     | '/_app/dashboard/recent-activity'
@@ -1055,6 +1067,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/administrator/user'
       preLoaderRoute: typeof AppAdministratorUserRouteImport
       parentRoute: typeof AppAdministratorRoute
+    }
+    '/_app/aligned/$alignmentId': {
+      id: '/_app/aligned/$alignmentId'
+      path: '/aligned/$alignmentId'
+      fullPath: '/aligned/$alignmentId'
+      preLoaderRoute: typeof AppAlignedAlignmentIdRouteImport
+      parentRoute: typeof AppRoute
     }
     '/_app/dashboard/': {
       id: '/_app/dashboard/'
@@ -1451,6 +1470,7 @@ interface AppRouteChildren {
   AppNewOrganizationRoute: typeof AppNewOrganizationRoute
   AppOrdersRoute: typeof AppOrdersRouteWithChildren
   AppSetupRoute: typeof AppSetupRouteWithChildren
+  AppAlignedAlignmentIdRoute: typeof AppAlignedAlignmentIdRoute
   AppImageImageIdRoute: typeof AppImageImageIdRoute
   AppStudiesStudyIdRoute: typeof AppStudiesStudyIdRoute
   AppAuthAppDomainRoute: typeof AppAuthAppDomainRoute
@@ -1476,6 +1496,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppNewOrganizationRoute: AppNewOrganizationRoute,
   AppOrdersRoute: AppOrdersRouteWithChildren,
   AppSetupRoute: AppSetupRouteWithChildren,
+  AppAlignedAlignmentIdRoute: AppAlignedAlignmentIdRoute,
   AppImageImageIdRoute: AppImageImageIdRoute,
   AppStudiesStudyIdRoute: AppStudiesStudyIdRoute,
   AppAuthAppDomainRoute: AppAuthAppDomainRoute,

@@ -1,9 +1,13 @@
 // The viewer as a lab and a reviewer use it: a fluorescence slide's thumbnail shows its channels in
 // their colours; the study viewer steps through the study's slides (buttons, arrow keys, a swipe on
-// its header) on a touch tablet; in portrait the slide gets the width and the touch targets are big.
+// its header) on a touch tablet; in portrait the slide gets the width and the touch targets are big;
+// two images of a slide are aligned from the viewer and opened side by side, their navigation locked,
+// and an annotation is copied from one to the other.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import type { Study } from '../../src/api/entities';
+import type { Annotation, Image, Study } from '../../src/api/entities';
 import { signIn } from './helpers';
 import type { SeededSlide } from './seed-slides';
 
@@ -215,4 +219,130 @@ test.describe('on a tablet', () => {
     await expect(page.getByRole('button', { name: 'Viewer controls' })).toHaveCount(0);
     await page.screenshot({ path: '/tmp/viewer-flows/viewer-1440-touch.png' });
   });
+});
+
+/** Uploads a fixture as a plain tus client would: the creation, then every byte in one PATCH. */
+async function uploadFixture(page: Page, file: string): Promise<void> {
+  const bytes = fs.readFileSync(path.resolve(process.cwd(), '../shared/fixtures', file));
+  const tus = { 'tus-resumable': '1.0.0' };
+  const name = Buffer.from(path.basename(file)).toString('base64');
+  const created = await page.request.post('/v2/uploads', {
+    headers: { ...tus, 'upload-length': String(bytes.length), 'upload-metadata': `filename ${name}` },
+  });
+  expect(created.status()).toBe(201);
+  const patched = await page.request.patch(created.headers()['location']!, {
+    headers: { ...tus, 'content-type': 'application/offset+octet-stream', 'upload-offset': '0' },
+    data: bytes,
+  });
+  expect(patched.status()).toBe(204);
+}
+
+/** The element's screenshot once two taken half a second apart agree (its tiles have loaded). */
+async function settled(page: Page, target: Locator): Promise<Buffer> {
+  let previous = await target.screenshot();
+  for (let i = 0; i < 20; i++) {
+    await page.waitForTimeout(500);
+    const next = await target.screenshot();
+    if (next.equals(previous)) return next;
+    previous = next;
+  }
+  return previous;
+}
+
+test('two images of a slide are aligned from the viewer, viewed locked, and share an annotation', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page);
+  const s = slides().brightfield;
+  await processed(page, s.imageId);
+  // A second scan of the slide: the copy's label links it to the same slide once processed. Upload
+  // tests may have linked others, in any state: the pair is picked by position, as the viewer lists it.
+  await uploadFixture(page, 'qptiff/brightfield.qptiff');
+  const listed = async () => {
+    const res = await page.request.get(
+      `/v2/images?scanGroupId=${s.scanGroupId}&limit=100&orderDirection=asc`,
+    );
+    return ((await res.json()) as { result: Image[] }).result;
+  };
+  const ready = (i: Image) => i.status === 'completed' && i.displayStatus === 'completed';
+  await expect
+    .poll(async () => (await listed()).filter((i) => ready(i) && i.id !== s.imageId).length, {
+      timeout: 60_000,
+    })
+    .toBeGreaterThan(0);
+  const images = await listed();
+  const copy = images.findLastIndex((i) => ready(i) && i.id !== s.imageId);
+  const option = (i: number) => `Image ${i + 1}: ${images[i]!.name}`;
+
+  // A region on the copy, to be carried over to the reference.
+  const region = `Aligned margin ${Date.now()}`;
+  const ring = [
+    [100, 100],
+    [400, 120],
+    [300, 380],
+    [100, 100],
+  ];
+  const made = await page.request.post('/v2/annotations', {
+    data: {
+      annotation: {
+        imageId: images[copy]!.id,
+        name: region,
+        content: { type: 'Feature', geometry: { type: 'Polygon', coordinates: [ring] }, properties: {} },
+      },
+    },
+  });
+  expect(made.ok()).toBe(true);
+
+  await page.goto(`/sgviewer/${s.scanGroupId}`);
+  await page.getByRole('button', { name: 'Align with…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Align two images' });
+  for (const [label, index] of [
+    ['Reference image', images.findIndex((i) => i.id === s.imageId)],
+    ['Target image (moved onto the reference)', copy],
+  ] as const) {
+    await dialog.getByLabel(label, { exact: true }).click();
+    await page.getByRole('option', { name: option(index), exact: true }).click();
+  }
+  await dialog.getByRole('button', { name: 'Align', exact: true }).click();
+  await expect(dialog.getByTestId('alignment-status')).toHaveText(/^Aligned \(score /, { timeout: 30_000 });
+  await page.screenshot({ path: '/tmp/viewer-flows/align-dialog-1440.png' });
+  await dialog.getByRole('button', { name: 'Open aligned view' }).click();
+
+  await expect(page).toHaveURL(/\/aligned\/[0-9a-f-]+$/);
+  const reference = page.getByTestId('aligned-reference').getByTestId('slide-viewer');
+  const target = page.getByTestId('aligned-target').getByTestId('slide-viewer');
+  await expect(reference).toBeVisible();
+  await expect(target).toBeVisible();
+  const before = await settled(page, target);
+  // A drag on the reference moves the target too.
+  const box = (await reference.boundingBox())!;
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x - 150, y - 100, { steps: 8 });
+  await page.mouse.up();
+  await expect.poll(async () => (await settled(page, target)).equals(before)).toBe(false);
+  await page.screenshot({ path: '/tmp/viewer-flows/aligned-side-1440.png' });
+
+  // The copy's region, copied to the reference through the outbox, lands on the same pixels there
+  // (two scans of one slide: the alignment is the identity, give or take a pixel).
+  await page.getByRole('button', { name: `Copy to reference: ${region}` }).click();
+  const copied = async () => {
+    const res = await page.request.get(`/v2/annotations?imageId=${s.imageId}&orderDirection=desc&limit=100`);
+    return ((await res.json()) as { result: Annotation[] }).result.find((a) => a.name === region);
+  };
+  await expect.poll(copied, { timeout: 15_000 }).toBeTruthy();
+  const landed = (await copied())!;
+  expect(landed.sourceImageId).toBe(images[copy]!.id);
+  const points = (landed.content as { geometry: { coordinates: number[][][] } }).geometry.coordinates[0]!;
+  points.forEach(([x, y], i) => {
+    expect(Math.abs(x! - ring[i]![0]!)).toBeLessThan(3);
+    expect(Math.abs(y! - ring[i]![1]!)).toBeLessThan(3);
+  });
+
+  await page.getByText('Overlay', { exact: true }).click();
+  await expect(page.getByRole('slider')).toBeVisible();
+  await settled(page, page.getByTestId('aligned-views'));
+  await page.screenshot({ path: '/tmp/viewer-flows/aligned-overlay-1440.png' });
 });

@@ -15,12 +15,24 @@ export interface SlideViewerProps {
   options: ViewerOptions;
   channels: ChannelDisplay[];
   onViewer?(viewer: OpenSeadragon.Viewer | undefined): void;
+  /** No background and no navigator: a viewer laid over another (aligned viewing's overlay). */
+  layered?: boolean;
+  /** Without its scale bar: the overlay's upper viewer, whose bar would cover the lower one's. */
+  scaleBar?: boolean;
 }
 
 /** A navigator item's link to the main viewer's item it mirrors (OpenSeadragon 6's Navigator sets it). */
 type NavigatorItem = OpenSeadragon.TiledImage & { _originalForNavigator?: OpenSeadragon.TiledImage };
 
-export function SlideViewer({ imageId, manifest, options, channels, onViewer }: SlideViewerProps) {
+export function SlideViewer({
+  imageId,
+  manifest,
+  options,
+  channels,
+  onViewer,
+  layered = false,
+  scaleBar = true,
+}: SlideViewerProps) {
   const host = useRef<HTMLDivElement>(null);
   const [viewer, setViewer] = useState<OpenSeadragon.Viewer>();
   // The tile handler reads the latest settings through a ref: no viewer rebuild on every slider move.
@@ -35,7 +47,7 @@ export function SlideViewer({ imageId, manifest, options, channels, onViewer }: 
       if (cancelled || !host.current) return;
       created = OSD({
         element: host.current,
-        showNavigator: true,
+        showNavigator: !layered,
         navigatorPosition: 'BOTTOM_RIGHT',
         showNavigationControl: false,
         drawer: 'canvas',
@@ -86,7 +98,7 @@ export function SlideViewer({ imageId, manifest, options, channels, onViewer }: 
       setViewer(undefined);
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- rebuilt only when the image changes
-  }, [imageId, manifest]);
+  }, [imageId, manifest, layered]);
 
   useEffect(() => {
     if (!viewer) return;
@@ -99,11 +111,11 @@ export function SlideViewer({ imageId, manifest, options, channels, onViewer }: 
       pos="relative"
       h="100%"
       w="100%"
-      bg={fluorescence ? 'black' : 'white'}
+      bg={layered ? undefined : fluorescence ? 'black' : 'white'}
       style={{ touchAction: 'none' }}
     >
       <div ref={host} style={{ position: 'absolute', inset: 0 }} data-testid="slide-viewer" />
-      {viewer && manifest.pixelSizeUm && (
+      {viewer && manifest.pixelSizeUm && scaleBar && (
         <ScaleBar viewer={viewer} umPerPixel={manifest.pixelSizeUm.x} dark={fluorescence} />
       )}
     </Box>

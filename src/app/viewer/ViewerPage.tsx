@@ -24,7 +24,7 @@ import type OpenSeadragon from 'openseadragon';
 import type { Image, ScanGroup } from '../../api/entities';
 import type { ListResult } from '../../api/lists';
 import { Misc, extractMessage } from '../../api/messages';
-import { tilesPath, type LayersManifest } from '../../api/tiles';
+import { tilesPath } from '../../api/tiles';
 import type { LocalDb } from '../../local/db';
 import { readRow, readRowsWhere } from '../../local/read';
 import { NetworkError } from '../../local/transport';
@@ -32,12 +32,14 @@ import { api } from '../lib/api';
 import { useObserved } from '../sync/hooks';
 import { hexToRgb, type ChannelDisplay } from './adjust';
 import { useViewerOptions } from './useViewerOptions';
+import { useLayersManifest } from './useLayersManifest';
 import { SlideViewer } from './SlideViewer';
 import { StepNav, SwipeArea, type Stepper } from './StepNav';
 import { useNarrowViewer } from './layout';
 import { ViewerControls } from './ViewerControls';
 import { AnnotationOverlay } from './annotations/AnnotationOverlay';
 import { AnnotationsButton } from './annotations/AnnotationsButton';
+import { AlignControl } from './aligned/AlignControl';
 
 /** §4.2: viewable only when the image and its display are completed. */
 export const isViewable = (img: Pick<Image, 'status' | 'displayStatus'>) =>
@@ -99,6 +101,7 @@ export function ViewerPage({
       <Group gap="xs">
         {stepper && <StepNav stepper={stepper} size="md" />}
         {current && <AnnotationsButton imageId={current.id} />}
+        <AlignControl images={imgs} currentImageId={current?.id} />
         <Badge variant="light" tt="none">
           {imgs.length} Images
         </Badge>
@@ -195,15 +198,7 @@ export function ImageCanvas({
   /** Regions drawn here belong to this review (the reviewer's page). */
   reviewId?: string;
 }) {
-  const manifest = useQuery({
-    queryKey: ['tiles', image.id, 'layers'],
-    queryFn: async () => {
-      const res = await fetch(tilesPath(image.id, 'layers.json'), { credentials: 'same-origin' });
-      if (!res.ok) throw new Error(Misc.imageNotAvailable);
-      return (await res.json()) as LayersManifest;
-    },
-    staleTime: Infinity,
-  });
+  const manifest = useLayersManifest(image.id);
   const [options, setOptions] = useViewerOptions(studyId);
   const [channels, setChannels] = useState<ChannelDisplay[]>([]);
   const [viewer, setViewer] = useState<OpenSeadragon.Viewer>();

@@ -192,14 +192,25 @@ export function useImageAnnotations(imageId: string) {
 export const shownContent = (row: { content: unknown }, edit: QueuedAnnotation | undefined): unknown =>
   edit && !edit.error && edit.content !== undefined ? edit.content : row.content;
 
-/** Adds an annotation to the image through the outbox (offline too); in a review, it belongs to it. */
+/**
+ * Adds an annotation to the image through the outbox (offline too); in a review, it belongs to it. A
+ * copy from another image (aligned viewing) names that image as its `sourceImageId`.
+ */
 export function useAddAnnotation(imageId: string, reviewId?: string) {
   const mutations = useMutations();
-  return (name: string, content: unknown) =>
+  return (name: string, content: unknown, sourceImageId?: string) =>
     mutations.enqueue({
       method: 'POST',
       path: '/annotations',
-      body: { annotation: { imageId, name: name.trim(), content, ...(reviewId ? { reviewId } : {}) } },
+      body: {
+        annotation: {
+          imageId,
+          name: name.trim(),
+          content,
+          ...(reviewId ? { reviewId } : {}),
+          ...(sourceImageId ? { sourceImageId } : {}),
+        },
+      },
     });
 }
 
