@@ -16,6 +16,7 @@ import { likePattern } from '../organizations/like';
 import { changedOnly } from '../organizations/validate';
 import { recordDeletion } from '../sync/kinds';
 import { toOrgan } from './entities';
+import { deleteOrgan, insertOrgan, updateOrgan } from './repository';
 import { orderOf, pageWindow } from './order';
 
 const One = z.object({ result: Organ });
@@ -90,10 +91,7 @@ export const organRoutes: FastifyPluginAsyncZod = async (app) => {
     const { name, animal } = request.body.organ;
     const row = await db.transaction(async (tx) => {
       await assertUnique(tx, name, animal);
-      const [created] = await tx
-        .insert(organs)
-        .values({ id, name, animal, createdBy: actor.userId })
-        .returning();
+      const created = await insertOrgan(tx, { id, name, animal, createdBy: actor.userId });
       await recordActivity(tx, {
         actionType: 'create',
         reference: 'Organ',
@@ -120,11 +118,11 @@ export const organRoutes: FastifyPluginAsyncZod = async (app) => {
         assertUpdate(request, 'Organ', stored, patch);
         const next = { ...stored, ...patch } as typeof stored;
         await assertUnique(tx, next.name, next.animal, stored.id);
-        const [updated] = await tx
-          .update(organs)
-          .set({ name: next.name, animal: next.animal, updatedAt: new Date() })
-          .where(eq(organs.id, stored.id))
-          .returning();
+        const updated = await updateOrgan(tx, stored.id, {
+          name: next.name,
+          animal: next.animal,
+          updatedAt: new Date(),
+        });
         await recordActivity(tx, {
           actionType: 'update',
           reference: 'Organ',
@@ -150,7 +148,7 @@ export const organRoutes: FastifyPluginAsyncZod = async (app) => {
         const [hit] = await tx.select({ id: table.id }).from(table).where(eq(table.organId, row.id)).limit(1);
         if (hit) throw apiError('ORGAN_IN_USE');
       }
-      await tx.delete(organs).where(eq(organs.id, row.id));
+      await deleteOrgan(tx, row.id);
       await recordDeletion(tx, 'organs', [row.id]);
       await recordActivity(tx, {
         actionType: 'delete',

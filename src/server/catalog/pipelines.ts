@@ -22,6 +22,7 @@ import { recordDeletion } from '../sync/kinds';
 import { assertExist } from './exists';
 import { toPipeline } from './entities';
 import { orderOf, pageWindow } from './order';
+import { deletePipeline, insertPipeline, updatePipeline } from './repository';
 
 /** The column the Pipeline read scope tests (one object: readScopeSql keeps its SQL per object). */
 const pipelineScope: ScopeColumns = { assigneeOrgIds: pipelines.assigneeOrgIds };
@@ -102,7 +103,7 @@ export const pipelineRoutes: FastifyPluginAsyncZod = async (app) => {
     assertCan(request, 'create', 'Pipeline', values);
     await checkReferences(db, values);
     const row = await db.transaction(async (tx) => {
-      const [created] = await tx.insert(pipelines).values(values).returning();
+      const created = await insertPipeline(tx, values);
       await recordActivity(tx, {
         actionType: 'create',
         reference: 'Pipeline',
@@ -139,11 +140,7 @@ export const pipelineRoutes: FastifyPluginAsyncZod = async (app) => {
         if (Object.keys(patch).length === 0) return stored;
         assertUpdate(request, 'Pipeline', stored, patch);
         await checkReferences(tx, patch as Parameters<typeof checkReferences>[1]);
-        const [updated] = await tx
-          .update(pipelines)
-          .set({ ...patch, updatedAt: new Date() })
-          .where(eq(pipelines.id, stored.id))
-          .returning();
+        const updated = await updatePipeline(tx, stored.id, { ...patch, updatedAt: new Date() });
         await recordActivity(tx, {
           actionType: 'update',
           reference: 'Pipeline',
@@ -170,7 +167,7 @@ export const pipelineRoutes: FastifyPluginAsyncZod = async (app) => {
         .where(eq(scanOrders.pipelineId, row.id))
         .limit(1);
       if (used) throw apiError('PIPELINE_IN_USE');
-      await tx.delete(pipelines).where(eq(pipelines.id, row.id));
+      await deletePipeline(tx, row.id);
       await recordDeletion(tx, 'pipelines', [row.id]);
       await recordActivity(tx, {
         actionType: 'delete',

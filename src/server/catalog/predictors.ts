@@ -24,6 +24,7 @@ import { recordDeletion } from '../sync/kinds';
 import { assertExist } from './exists';
 import { toPredictor } from './entities';
 import { orderOf, pageWindow } from './order';
+import { deletePredictor, insertPredictor, updatePredictor } from './repository';
 
 const One = z.object({ result: Predictor });
 type Fields = Partial<z.output<typeof PredictorFields>>;
@@ -100,10 +101,12 @@ export const predictorRoutes: FastifyPluginAsyncZod = async (app) => {
     assertCan(request, 'create', 'Predictor', { id, creatorUserId: actor.userId });
     await checkReferences(db, body);
     const row = await db.transaction(async (tx) => {
-      const [created] = await tx
-        .insert(predictors)
-        .values({ ...columns(body), name: body.name, id, creatorUserId: actor.userId })
-        .returning();
+      const created = await insertPredictor(tx, {
+        ...columns(body),
+        name: body.name,
+        id,
+        creatorUserId: actor.userId,
+      });
       await recordActivity(tx, {
         actionType: 'create',
         reference: 'Predictor',
@@ -134,11 +137,7 @@ export const predictorRoutes: FastifyPluginAsyncZod = async (app) => {
         if (Object.keys(patch).length === 0) return stored;
         assertUpdate(request, 'Predictor', { id: stored.id, creatorUserId: stored.creatorUserId }, patch);
         await checkReferences(tx, patch);
-        const [updated] = await tx
-          .update(predictors)
-          .set({ ...columns(patch), updatedAt: new Date() })
-          .where(eq(predictors.id, stored.id))
-          .returning();
+        const updated = await updatePredictor(tx, stored.id, { ...columns(patch), updatedAt: new Date() });
         await recordActivity(tx, {
           actionType: 'update',
           reference: 'Predictor',
@@ -165,7 +164,7 @@ export const predictorRoutes: FastifyPluginAsyncZod = async (app) => {
         .where(sql`${pipelines.predictorIds} @> ${sqlArray([row.id])}`)
         .limit(1);
       if (used) throw apiError('PREDICTOR_IN_USE');
-      await tx.delete(predictors).where(eq(predictors.id, row.id));
+      await deletePredictor(tx, row.id);
       await recordDeletion(tx, 'predictors', [row.id]);
       await recordActivity(tx, {
         actionType: 'delete',

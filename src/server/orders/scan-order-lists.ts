@@ -20,6 +20,7 @@ import { sqlArray } from '../users/repository';
 import { orderSubject, scanOrderListScope, toScanOrderList } from './entities';
 import { activateListed } from './follow';
 import { checkOrderReferences } from './references';
+import { insertScanOrderList, updateScanOrderList } from './repository';
 
 const One = z.object({ result: ScanOrderList });
 const toDate = (v: string | null | undefined) =>
@@ -88,7 +89,7 @@ export const scanOrderListRoutes: FastifyPluginAsyncZod = async (app) => {
     assertCreate(request, 'ScanOrderList', values, Object.keys(body));
     await checkOrderReferences(db, request, values);
     const row = await db.transaction(async (tx) => {
-      const [created] = await tx.insert(scanOrderLists).values(values).returning();
+      const created = await insertScanOrderList(tx, values);
       await recordActivity(tx, {
         actionType: 'create',
         reference: 'ScanOrderList',
@@ -130,15 +131,11 @@ export const scanOrderListRoutes: FastifyPluginAsyncZod = async (app) => {
         assertUpdate(request, 'ScanOrderList', orderSubject(stored), patch);
         await checkOrderReferences(tx, request, patch);
         const { expiration: nextExpiration, ...rest } = patch;
-        const [updated] = await tx
-          .update(scanOrderLists)
-          .set({
-            ...rest,
-            ...('expiration' in patch ? { expiration: toDate(nextExpiration as string | null) } : {}),
-            updatedAt: new Date(),
-          })
-          .where(eq(scanOrderLists.id, stored.id))
-          .returning();
+        const updated = await updateScanOrderList(tx, stored.id, {
+          ...rest,
+          ...('expiration' in patch ? { expiration: toDate(nextExpiration as string | null) } : {}),
+          updatedAt: new Date(),
+        });
         await recordActivity(tx, {
           actionType: 'update',
           reference: 'ScanOrderList',

@@ -20,6 +20,7 @@ import { changedOnly } from '../organizations/validate';
 import { sqlArray } from '../users/repository';
 import { orderSubject, scanOrderScope, toScanOrder } from './entities';
 import { checkOrderReferences } from './references';
+import { insertScanOrder, updateScanOrder } from './repository';
 
 const One = z.object({ result: ScanOrder });
 
@@ -85,7 +86,7 @@ export const scanOrderRoutes: FastifyPluginAsyncZod = async (app) => {
     assertCreate(request, 'ScanOrder', values, Object.keys(body));
     await checkOrderReferences(db, request, values);
     const row = await db.transaction(async (tx) => {
-      const [created] = await tx.insert(scanOrders).values(values).returning();
+      const created = await insertScanOrder(tx, values);
       await recordActivity(tx, {
         actionType: 'create',
         reference: 'ScanOrder',
@@ -128,11 +129,7 @@ export const scanOrderRoutes: FastifyPluginAsyncZod = async (app) => {
         if (Object.keys(patch).length === 0) return stored;
         assertUpdate(request, 'ScanOrder', orderSubject(stored), patch);
         await checkOrderReferences(tx, request, patch);
-        const [updated] = await tx
-          .update(scanOrders)
-          .set({ ...patch, updatedAt: new Date() })
-          .where(eq(scanOrders.id, stored.id))
-          .returning();
+        const updated = await updateScanOrder(tx, stored.id, { ...patch, updatedAt: new Date() });
         await recordActivity(tx, {
           actionType: 'update',
           reference: 'ScanOrder',
