@@ -4,7 +4,7 @@
 // that saves a finished shape through the outbox. One pointer draws or edits; the pointers are watched
 // on the viewer's element without being captured, so OpenSeadragon still sees a second finger and
 // pinches to zoom (panning by drag is off while a drawing tool is active).
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
   ActionIcon,
   Button,
@@ -213,13 +213,14 @@ export function DrawingTools(props: DrawingToolsProps) {
     setDrag(next);
   };
 
-  // A drawing tool turns panning by drag off; pinch and wheel still zoom.
-  useEffect(() => {
+  // A drawing tool turns panning by drag off; pinch and wheel still zoom. Layout effects: the tool is
+  // ready when its button shows pressed, so a click right after choosing it is never lost (or a pan).
+  useLayoutEffect(() => {
     if (!viewer || tool === 'select') return;
     return quietGestures(viewer);
   }, [viewer, tool]);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     putDraw(tool === 'select' ? undefined : startDrawing(tool));
     putDrag(undefined);
   }, [tool]);
