@@ -4,6 +4,7 @@
 // starts clean, and the Clear action drops them all.
 import { useCallback, useMemo } from 'react';
 import { useNavigate, useRouterState } from '@tanstack/react-router';
+import { ScanGroupStatuses, type ScanGroupStatus } from '../../api/enums';
 
 export const DATE_RANGES = ['today', 'lastWeek', 'lastMonth', 'lastYear'] as const;
 export type DateRange = (typeof DATE_RANGES)[number];
@@ -18,16 +19,14 @@ export const SORTS = ['recent', 'oldest'] as const;
 export type SortBy = (typeof SORTS)[number];
 export const SORT_LABELS: Record<SortBy, string> = { recent: 'Most Recent', oldest: 'Oldest' };
 
-/** §2.7 archival status filter; `archiving` is our 14-day window (docs/decisions.md). */
-export const ARCHIVAL_STATUSES = [
-  'active',
-  'archiving',
-  'archived',
-  'restoring',
-  'archiveFailure',
-  'restoreFailure',
-] as const;
-export type ArchivalStatus = (typeof ARCHIVAL_STATUSES)[number];
+/**
+ * §2.7 archival status filter: a slide's statuses (§4.1) but `created`, which the list shows as active;
+ * `archiving` is our 14-day window (docs/decisions.md).
+ */
+export type ArchivalStatus = Exclude<ScanGroupStatus, 'created'>;
+export const ARCHIVAL_STATUSES: readonly ArchivalStatus[] = ScanGroupStatuses.filter(
+  (s): s is ArchivalStatus => s !== 'created',
+);
 export const ARCHIVAL_LABELS: Record<ArchivalStatus, string> = {
   active: 'Active',
   archiving: 'Archiving within 14 days',

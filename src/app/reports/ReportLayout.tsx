@@ -9,6 +9,7 @@ import { Alert, Button, Group, Paper, SegmentedControl, Stack, Text, Title } fro
 import { ReportText, Session } from '../../api/messages';
 import { formatDate } from '../lib/format';
 import { useMe } from '../session/session-context';
+import { picturesLoaded } from '../lib/pictures-loaded';
 
 export type PaperSize = 'A4' | 'Letter';
 
@@ -44,20 +45,6 @@ export function printCss(paper: PaperSize, headerLeft: string, headerRight: stri
   .tessera-report tr, .tessera-report .keep { break-inside: avoid; }
   .tessera-report thead { display: table-header-group; }
 }`;
-}
-
-/** Resolves once every <img> inside `root` has loaded or failed. */
-export async function picturesLoaded(root: HTMLElement): Promise<void> {
-  const pending = [...root.querySelectorAll('img')].filter((img) => !img.complete);
-  await Promise.all(
-    pending.map(
-      (img) =>
-        new Promise<void>((resolve) => {
-          img.addEventListener('load', () => resolve(), { once: true });
-          img.addEventListener('error', () => resolve(), { once: true });
-        }),
-    ),
-  );
 }
 
 /** §9: once the pictures are in, wait 100 ms, print, close the tab. */

@@ -1,9 +1,10 @@
-// A printable page for the label and order reports, self-contained (the shared report layout is issue
-// 9's): on screen a sheet with a Print button; on paper only the sheet (the app's top bar, footer and
-// the buttons are hidden). Print waits until every picture on the sheet has loaded (§9), then opens
-// the browser's print dialog; a failure is only logged (§8 "Print failures are only logged").
+// A printable page for the label and order reports: on screen a sheet with a Print button; on paper
+// only the sheet (the app's top bar, footer and the buttons are hidden). Print waits until every
+// picture on the sheet has loaded (§9), then opens the browser's print dialog; a failure is only
+// logged (§8 "Print failures are only logged").
 import { useRef, type ReactNode } from 'react';
 import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { picturesLoaded } from '../../lib/pictures-loaded';
 import { OrdersText } from '../texts';
 
 const PRINT_CSS = `
@@ -14,20 +15,6 @@ const PRINT_CSS = `
   .tessera-print { position: absolute; left: 0; top: 0; width: 100%; box-shadow: none !important; border: 0 !important; }
   .tessera-noprint { display: none !important; }
 }`;
-
-/** Resolves once every <img> inside `root` has loaded or failed. */
-async function picturesLoaded(root: HTMLElement): Promise<void> {
-  const pending = [...root.querySelectorAll('img')].filter((img) => !img.complete);
-  await Promise.all(
-    pending.map(
-      (img) =>
-        new Promise<void>((resolve) => {
-          img.addEventListener('load', () => resolve(), { once: true });
-          img.addEventListener('error', () => resolve(), { once: true });
-        }),
-    ),
-  );
-}
 
 export function PrintLayout({
   title,
