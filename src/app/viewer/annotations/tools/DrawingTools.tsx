@@ -608,11 +608,14 @@ export function DrawingTools(props: DrawingToolsProps) {
           </Group>
         </Paper>
       )}
+      {/* No fade: while a closing dialog fades out, it is still over the slide and can take the click
+          that starts the next shape. */}
       <Modal
         opened={!!drawn}
         onClose={() => setDrawn(undefined)}
         title={region ? AnnotationUiText.newRegion : ToolText.newShape}
         size="sm"
+        transitionProps={{ duration: 0 }}
       >
         <Stack gap="sm">
           {drawnText && (
