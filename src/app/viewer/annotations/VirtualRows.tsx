@@ -67,19 +67,19 @@ export function VirtualRows<T>({
   }, [items, heights, keyOf, estimate]);
   const total = tops[items.length];
 
-  // Only on a new reveal: the user's own scrolling afterwards is left alone.
-  const latest = useRef({ items, tops, keyOf });
-  latest.current = { items, tops, keyOf };
+  // Once per reveal (also when its row arrives later): the user's own scrolling afterwards stays.
+  const revealed = useRef<string>(undefined);
   useEffect(() => {
     const el = box.current;
-    if (!el || reveal === undefined) return;
-    const { items: all, tops: at, keyOf: key } = latest.current;
-    const i = all.findIndex((item) => key(item) === reveal);
+    const asked = `${reveal}\u0000${revealToken}`;
+    if (!el || reveal === undefined || revealed.current === asked) return;
+    const i = items.findIndex((item) => keyOf(item) === reveal);
     if (i < 0) return;
-    const [top, bottom] = [at[i], at[i + 1]];
+    revealed.current = asked;
+    const [top, bottom] = [tops[i], tops[i + 1]];
     if (top < el.scrollTop) el.scrollTop = top;
     else if (bottom > el.scrollTop + el.clientHeight) el.scrollTop = bottom - el.clientHeight;
-  }, [reveal, revealToken]);
+  }, [reveal, revealToken, items, keyOf, tops]);
 
   // The first row whose bottom is below the view's top (binary search), then rows until its bottom.
   const from = scrollTop - OVERSCAN;
