@@ -195,3 +195,66 @@ test('a region drawn on the slide is saved as an annotation, follows the zoom an
     .poll(() => annotationContent(page, s.imageId, name), { timeout: 20_000 })
     .toMatchObject({ geometry: { type: 'Polygon' }, properties: { text: 'Invasive front, budding' } });
 });
+
+test('the slide and the Annotations panel share one selection', async ({ page }) => {
+  await signIn(page);
+  const s = slides().brightfield;
+  await processed(page, s.imageId);
+  // A rectangle away from the middle, where the other tests draw theirs.
+  const name = `Shared pick ${Date.now()}`;
+  const ring = [
+    [200, 150],
+    [500, 150],
+    [500, 400],
+    [200, 400],
+    [200, 150],
+  ];
+  const made = await page.request.post('/v2/annotations', {
+    data: {
+      annotation: {
+        imageId: s.imageId,
+        name,
+        content: { type: 'Feature', geometry: { type: 'Polygon', coordinates: [ring] }, properties: {} },
+      },
+    },
+  });
+  expect(made.ok()).toBe(true);
+  const id = (await made.json()).result.id as string;
+  await page.goto(`/sgviewer/${s.scanGroupId}`);
+  await expect.poll(() => canvasSpread(page), { timeout: 20_000 }).toBeGreaterThan(40);
+  const canvas = page.getByTestId('annotation-canvas');
+  const outline = page
+    .getByTestId('annotation-region')
+    .filter({ has: page.locator('title', { hasText: name }) });
+
+  // Panel → slide: the row's title selects the region, which is outlined and fitted into view.
+  await page.getByRole('button', { name: 'Annotations' }).click();
+  const row = page.getByTestId('annotation').filter({ hasText: name });
+  await row.getByTestId('annotation-title').click();
+  await expect(row).toHaveAttribute('data-selected', 'true');
+  await expect(row.getByTestId('annotation-title')).toHaveAttribute('aria-current', 'true');
+  await expect(canvas).toHaveAttribute('data-selected-id', id);
+  await expect(outline).toHaveCount(1);
+
+  // Esc in the panel closes it; Esc on the slide clears the selection.
+  await page.keyboard.press('Escape');
+  await expect(row).toBeHidden();
+  // Once the fit has settled: the same box twice, a moment apart.
+  let box = (await outline.boundingBox())!;
+  await expect
+    .poll(async () => {
+      const was = box;
+      await page.waitForTimeout(200);
+      box = (await outline.boundingBox())!;
+      return box.width > 100 && JSON.stringify(box) === JSON.stringify(was);
+    })
+    .toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(canvas).not.toHaveAttribute('data-selected-id', /./);
+
+  // Slide → panel: a click on the region selects it, and its row is marked when the panel opens.
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(canvas).toHaveAttribute('data-selected-id', id);
+  await page.getByRole('button', { name: 'Annotations' }).click();
+  await expect(row).toHaveAttribute('data-selected', 'true');
+});

@@ -2,8 +2,8 @@
 // following pan and zoom — closed outlines on one canvas (SavedRegionsCanvas: thousands cost one
 // canvas), lines and points in SVG — and the annotation tools (tools/DrawingTools.tsx: shapes drawn
 // with finger, pen or mouse, measured live, saved through the outbox, selected, moved, reshaped,
-// deleted, undone and redone).
-import { memo, useCallback, useEffect, useMemo, useState } from 'react';
+// deleted, undone and redone). A region picked in the Annotations panel is shown: the viewer fits it.
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ActionIcon, Button, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import type OpenSeadragon from 'openseadragon';
 import type { AnnotationClass } from '../../../api/annotation-classes';
@@ -18,6 +18,8 @@ import { EyeIcon } from './tools/icons';
 import { useAnnotationClasses } from './useAnnotationClasses';
 import { useImageFrame } from './useImageFrame';
 import { SavedRegionsCanvas } from './SavedRegionsCanvas';
+import { fitImageBox, framedBox } from './fit-region';
+import { clearAnnotationSelection, useAnnotationSelection } from './selection';
 import type { LayerShape } from './canvas-layer';
 
 type Osd = typeof OpenSeadragon;
@@ -163,6 +165,27 @@ export function AnnotationOverlay({
     () => creates.filter((q) => q.error && outlinesOf(q.content).length > 0),
     [creates],
   );
+  const selection = useAnnotationSelection(imageId);
+
+  // A pick in the panel shows its region (each pick: the same row picked again shows it again).
+  const shapesNow = useRef(shapes);
+  shapesNow.current = shapes;
+  useEffect(() => {
+    if (!viewer || selection.source !== 'list' || selection.id === undefined) return;
+    const shape = shapesNow.current.find((s) => s.key === selection.id);
+    const box = shape && framedBox(shape.marks.flatMap((m) => m.points));
+    if (box) fitImageBox(viewer, box);
+  }, [viewer, selection]);
+
+  // An annotation deleted (here, by undo, or by someone else) is no longer selected.
+  const listed = !!list.data;
+  useEffect(() => {
+    const id = selection.id;
+    if (id === undefined || !listed) return;
+    if (!rows.some((a) => a.id === id) && !creates.some((q) => q.id === id && !q.error))
+      clearAnnotationSelection(imageId);
+  }, [selection, listed, rows, creates, imageId]);
+
   const { refetch } = list;
   const refetchRows = useCallback(async () => (await refetch()).data?.result ?? [], [refetch]);
 
@@ -173,7 +196,7 @@ export function AnnotationOverlay({
         data-testid="annotation-layer"
         style={{ position: 'absolute', inset: 0, pointerEvents: 'none', zIndex: 2 }}
       >
-        <SavedRegionsCanvas viewer={viewer} osd={osd} shapes={outlined} shown={shown} />
+        <SavedRegionsCanvas imageId={imageId} viewer={viewer} osd={osd} shapes={outlined} shown={shown} />
         {transform && (
           <svg width="100%" height="100%" style={{ position: 'absolute', inset: 0, overflow: 'hidden' }}>
             <g transform={transform}>{shown && <OpenMarks shapes={shapes} />}</g>

@@ -3,9 +3,22 @@
 // the list comes from GET /v2/annotations?imageId= (kept in the persisted query cache, so it shows
 // offline), and changes go through the outbox like every mutation, shown here as Pending until sent.
 // Each region shows its class and what it measures (µm from the image's pixel size, else pixels);
-// the image's annotations are exported and imported as GeoJSON in QuPath's layout.
-import { useMemo, useState } from 'react';
-import { Badge, Button, Card, Group, Stack, Text, TextInput, Textarea } from '@mantine/core';
+// the image's annotations are exported and imported as GeoJSON in QuPath's layout. The selection is
+// the slide's (selection.ts): the selected annotation's row is marked and scrolled to, and a row's
+// title (a button: Tab reaches it, Enter picks it) selects its annotation and shows its region.
+import { useMemo, useState, type ReactNode } from 'react';
+import {
+  Badge,
+  Button,
+  Card,
+  Group,
+  Stack,
+  Text,
+  TextInput,
+  Textarea,
+  UnstyledButton,
+  type MantineStyleProp,
+} from '@mantine/core';
 import { classNamed, withClassification, type AnnotationClass } from '../../../api/annotation-classes';
 import { classificationOfContent } from '../../../api/annotation-geojson';
 import {
@@ -26,6 +39,8 @@ import { useMutations } from '../../sync/hooks';
 import { ClassBadge, ClassFilter, ClassPicker, classColor, type ClassFilterValue } from './ClassPieces';
 import { GeoJsonButtons } from './GeoJsonButtons';
 import { noteOf, outlinesOf, withNote } from './regions';
+import { selectAnnotation, useAnnotationSelection } from './selection';
+import { useCoarsePointer } from './tools/DrawingTools';
 import { useAnnotationClasses } from './useAnnotationClasses';
 import { useImageFrame } from './useImageFrame';
 import { VirtualRows } from './VirtualRows';
@@ -76,13 +91,59 @@ function RegionFacts({
   );
 }
 
+/** A row's title: the button that selects its annotation; at least a finger's height on touch. */
+function RowTitle({
+  selected,
+  touch,
+  onPick,
+  children,
+}: {
+  selected: boolean;
+  touch: boolean;
+  onPick(): void;
+  children: ReactNode;
+}) {
+  return (
+    <UnstyledButton
+      onClick={onPick}
+      aria-current={selected ? 'true' : undefined}
+      data-testid="annotation-title"
+      style={{ flex: 1, minWidth: 0, minHeight: touch ? 44 : undefined, textAlign: 'left' }}
+    >
+      {children}
+    </UnstyledButton>
+  );
+}
+
+/** The selected row stands out. */
+const rowStyle = (selected: boolean): MantineStyleProp => ({
+  borderRadius: 'var(--mantine-radius-sm)',
+  padding: '2px 6px',
+  background: selected ? 'var(--mantine-color-blue-light)' : undefined,
+});
+
 /** One row of the list: a listed annotation, or a queued create not yet listed. */
 type ListItem =
   { key: string; row: Annotation; create?: undefined } | { key: string; create: QueuedAnnotation };
 const keyOfItem = (item: ListItem) => item.key;
 
-export function AnnotationsPanel({ imageId, reviewId }: { imageId: string; reviewId?: string }) {
+export function AnnotationsPanel({
+  imageId,
+  reviewId,
+  onPicked,
+}: {
+  imageId: string;
+  reviewId?: string;
+  /** After a row was picked (a narrow viewer closes the panel so that the slide shows). */
+  onPicked?(): void;
+}) {
   const me = useMe();
+  const selection = useAnnotationSelection(imageId);
+  const touch = useCoarsePointer();
+  const pick = (id: string) => {
+    selectAnnotation(imageId, id, 'list');
+    onPicked?.();
+  };
   const mutations = useMutations();
   const { list, rows, edits, creates } = useImageAnnotations(imageId);
   const addAnnotation = useAddAnnotation(imageId, reviewId);
@@ -172,18 +233,29 @@ export function AnnotationsPanel({ imageId, reviewId }: { imageId: string; revie
           items={items}
           keyOf={keyOfItem}
           testId="annotation-list"
+          reveal={selection.id}
+          revealToken={selection.seq}
           render={(item) => {
+            const selected = selection.id === item.key;
             if (item.create) {
               const c = item.create;
               return (
-                <Stack key={c.id} gap={2} data-testid="annotation">
-                  <Text size="sm" fw={500}>
-                    {titleOf(c.name, c.content)}
-                    <Text span size="xs" c={c.error ? 'red' : 'dimmed'}>
-                      {' '}
-                      · {c.error ? `Not saved: ${c.error}` : 'Pending'}
+                <Stack
+                  key={c.id}
+                  gap={2}
+                  data-testid="annotation"
+                  data-selected={selected || undefined}
+                  style={rowStyle(selected)}
+                >
+                  <RowTitle selected={selected} touch={touch} onPick={() => pick(c.id)}>
+                    <Text size="sm" fw={500}>
+                      {titleOf(c.name, c.content)}
+                      <Text span size="xs" c={c.error ? 'red' : 'dimmed'}>
+                        {' '}
+                        · {c.error ? `Not saved: ${c.error}` : 'Pending'}
+                      </Text>
                     </Text>
-                  </Text>
+                  </RowTitle>
                   <RegionFacts content={c.content} pixelSize={pixelSize} classes={classes} />
                   <Text size="sm">{noteOf(c.content)}</Text>
                 </Stack>
@@ -193,17 +265,25 @@ export function AnnotationsPanel({ imageId, reviewId }: { imageId: string; revie
             const edit = edits.get(a.id);
             const shown = shownContent(a, edit);
             return (
-              <Stack key={a.id} gap={2} data-testid="annotation">
+              <Stack
+                key={a.id}
+                gap={2}
+                data-testid="annotation"
+                data-selected={selected || undefined}
+                style={rowStyle(selected)}
+              >
                 <EditableOwnText
                   header={
-                    <Text size="sm" fw={500}>
-                      {titleOf(a.name, a.content)}
-                      <Text span size="xs" c="dimmed">
-                        {' '}
-                        · {formatDate(a.createdAt)}
-                        {edit && !edit.error ? ' · Pending' : ''}
+                    <RowTitle selected={selected} touch={touch} onPick={() => pick(a.id)}>
+                      <Text size="sm" fw={500}>
+                        {titleOf(a.name, a.content)}
+                        <Text span size="xs" c="dimmed">
+                          {' '}
+                          · {formatDate(a.createdAt)}
+                          {edit && !edit.error ? ' · Pending' : ''}
+                        </Text>
                       </Text>
-                    </Text>
+                    </RowTitle>
                   }
                   text={noteOf(shown)}
                   editable={a.creatorUserId === me.user.id}

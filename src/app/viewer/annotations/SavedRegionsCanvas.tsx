@@ -1,12 +1,13 @@
 // The saved (and queued) regions of an image on one canvas over the viewer (canvas-layer.ts), kept in
-// step with OpenSeadragon on each frame of its animation; a click or tap on a region selects it (a
-// click elsewhere clears the selection), and the selected region is outlined on top, in SVG, with its
-// name as the outline's title.
+// step with OpenSeadragon on each frame of its animation; a click or tap on a region selects it (the
+// selection the Annotations panel shares, selection.ts), and the selected region is outlined on top,
+// in SVG, with its name as the outline's title.
 import { useEffect, useRef, useState } from 'react';
 import type OpenSeadragon from 'openseadragon';
 import { AnnotationUiText } from '../../../api/messages';
 import { markPath } from './regions';
 import { CanvasLayer, type FrameStats, type LayerShape, type View } from './canvas-layer';
+import { selectAnnotation, useAnnotationSelection } from './selection';
 
 type Osd = typeof OpenSeadragon;
 
@@ -29,11 +30,13 @@ const pathOf = (shape: LayerShape) =>
   shape.outlines.map((points) => markPath({ points, closed: true })).join(' ');
 
 export function SavedRegionsCanvas({
+  imageId,
   viewer,
   osd,
   shapes,
   shown,
 }: {
+  imageId: string;
   viewer: OpenSeadragon.Viewer | undefined;
   osd: Osd | undefined;
   shapes: readonly LayerShape[];
@@ -42,7 +45,7 @@ export function SavedRegionsCanvas({
   const canvas = useRef<HTMLCanvasElement>(null);
   const highlight = useRef<SVGGElement>(null);
   const [layer, setLayer] = useState<CanvasLayer>();
-  const [selected, setSelected] = useState<string>();
+  const selected = useAnnotationSelection(imageId).id;
 
   useEffect(() => {
     if (!canvas.current) return;
@@ -69,9 +72,11 @@ export function SavedRegionsCanvas({
     const click = (e: OpenSeadragon.CanvasClickEvent) => {
       if (!e.quick) return;
       const hit = layer.hitTest(e.position.x, e.position.y);
-      setSelected(hit?.key);
+      // A miss is left to the select tool, which also picks lines and points and clears on a miss.
+      if (!hit) return;
+      selectAnnotation(imageId, hit.key, 'slide');
       // A click on a region selects it rather than zooming in.
-      if (hit) e.preventDefaultAction = true;
+      e.preventDefaultAction = true;
     };
     const events = ['update-viewport', 'animation', 'resize', 'open'] as const;
     events.forEach((e) => viewer.addHandler(e, update));
@@ -83,7 +88,7 @@ export function SavedRegionsCanvas({
       viewer.removeHandler('canvas-click', click);
       viewer.world.removeHandler('add-item', update);
     };
-  }, [viewer, osd, layer]);
+  }, [viewer, osd, layer, imageId]);
 
   const chosen = shown && selected !== undefined ? shapes.find((s) => s.key === selected) : undefined;
   return (
@@ -92,6 +97,7 @@ export function SavedRegionsCanvas({
         ref={canvas}
         data-testid="annotation-canvas"
         data-regions={shapes.length}
+        data-selected-id={chosen?.key}
         style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', pointerEvents: 'none' }}
       />
       <svg

@@ -1,7 +1,8 @@
 // A list that renders only the rows in (or near) its scrolled view: an image's 10,000 annotations
 // cost a screenful of rows, not 10,000. Rows may differ in height and change it (a note opened for
 // editing): each rendered row is measured, and rows never rendered count at an estimate until then.
-// Up to `maxHeight` tall; a short list takes its own height and does not scroll.
+// Up to `maxHeight` tall; a short list takes its own height and does not scroll. A row to reveal (the
+// selected one) is scrolled into view when it, or its token, changes.
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 
 /** Rows drawn beyond each edge of the view, in pixels: a quick scroll does not show blanks first. */
@@ -14,6 +15,8 @@ export function VirtualRows<T>({
   estimate = 72,
   maxHeight = '60vh',
   testId,
+  reveal,
+  revealToken,
 }: {
   items: readonly T[];
   keyOf(item: T): string;
@@ -22,6 +25,10 @@ export function VirtualRows<T>({
   estimate?: number;
   maxHeight?: string;
   testId?: string;
+  /** The key of a row to scroll into view. */
+  reveal?: string;
+  /** Changes when the same row is to be revealed again. */
+  revealToken?: number;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -59,6 +66,20 @@ export function VirtualRows<T>({
     return out;
   }, [items, heights, keyOf, estimate]);
   const total = tops[items.length];
+
+  // Once per reveal (also when its row arrives later): the user's own scrolling afterwards stays.
+  const revealed = useRef<string>(undefined);
+  useEffect(() => {
+    const el = box.current;
+    const asked = `${reveal}\u0000${revealToken}`;
+    if (!el || reveal === undefined || revealed.current === asked) return;
+    const i = items.findIndex((item) => keyOf(item) === reveal);
+    if (i < 0) return;
+    revealed.current = asked;
+    const [top, bottom] = [tops[i], tops[i + 1]];
+    if (top < el.scrollTop) el.scrollTop = top;
+    else if (bottom > el.scrollTop + el.clientHeight) el.scrollTop = bottom - el.clientHeight;
+  }, [reveal, revealToken, items, keyOf, tops]);
 
   // The first row whose bottom is below the view's top (binary search), then rows until its bottom.
   const from = scrollTop - OVERSCAN;

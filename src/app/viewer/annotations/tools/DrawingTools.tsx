@@ -54,6 +54,7 @@ import {
 } from './machine';
 import { keyAction, SHORTCUTS, ToolText, TOOLS, tooltipOf, type Tool } from './tools';
 import { useShapeEdits, type Selectable } from './useShapeEdits';
+import { selectAnnotation, useAnnotationSelection } from '../selection';
 
 /** Image pixels → the viewer element's CSS pixels (AnnotationOverlay's mapping). */
 export interface Mapping {
@@ -166,7 +167,11 @@ export function DrawingTools(props: DrawingToolsProps) {
   const [tool, setTool] = useState<Tool>('select');
   const [draw, setDraw] = useState<DrawState>();
   const [drag, setDrag] = useState<Drag>();
-  const [selected, setSelected] = useState<string>();
+  const selected = useAnnotationSelection(props.imageId).id;
+  // Stable for the native listeners: the tools are keyed by image, so the image never changes here.
+  const [setSelected] = useState(
+    () => (id: string | undefined) => selectAnnotation(props.imageId, id, 'slide'),
+  );
   const [drawn, setDrawn] = useState<ToolGeometry>();
   const [cursor, setCursor] = useState<[number, number]>();
   const [name, setName] = useState('');
@@ -202,8 +207,8 @@ export function DrawingTools(props: DrawingToolsProps) {
 
   // The latest of everything the native listeners read. Pointer moves can come faster than renders,
   // so the drawing and the drag are written here at once, not only when React renders them.
-  const live = useRef({ tool, draw, drag, shapes, selection, mapping, drawn });
-  live.current = { ...live.current, tool, shapes, selection, mapping, drawn };
+  const live = useRef({ tool, draw, drag, shapes, selection, selected, mapping, drawn });
+  live.current = { ...live.current, tool, shapes, selection, selected, mapping, drawn };
   const putDraw = (next: DrawState | undefined) => {
     live.current.draw = next;
     setDraw(next);
@@ -373,8 +378,9 @@ export function DrawingTools(props: DrawingToolsProps) {
   };
 
   // Shortcuts, unless the user is typing or a dialog is open.
-  const actions = useRef({ pick, removeSelected, undo: edits$.undo, redo: edits$.redo });
-  actions.current = { pick, removeSelected, undo: edits$.undo, redo: edits$.redo };
+  const unselect = () => setSelected(undefined);
+  const actions = useRef({ pick, removeSelected, unselect, undo: edits$.undo, redo: edits$.redo });
+  actions.current = { pick, removeSelected, unselect, undo: edits$.undo, redo: edits$.redo };
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || live.current.drawn) return;
@@ -410,7 +416,8 @@ export function DrawingTools(props: DrawingToolsProps) {
         }
         case 'cancel':
           if (d && (d.points.length > 0 || d.down)) putDraw(startDrawing(d.tool));
-          else if (sel) setSelected(undefined);
+          // Clears any selection, also a note without a region picked in the panel.
+          else if (live.current.selected) a.unselect();
           else setTool('select');
           break;
       }
