@@ -27,7 +27,7 @@ export function SlidesPage() {
   const [page, setPage] = useState(1);
   const key = JSON.stringify(filters);
   useEffect(() => setPage(1), [key]);
-  const q = useLocalQuery('scan-groups', ...slideListQuery(filters, page));
+  const q = useLocalQuery('scan-groups', ...slideListQuery(filters, page), { keepPrevious: true });
   const pages = Math.max(1, Math.ceil((q.data?.count ?? 0) / SLIDES_PER_PAGE));
   return (
     <Stack gap="md">

@@ -43,7 +43,7 @@ export function StudiesPage() {
   const [page, setPage] = useState(1);
   const key = JSON.stringify(filters);
   useEffect(() => setPage(1), [key]);
-  const q = useLocalQuery('studies', ...studyListQuery(filters, page));
+  const q = useLocalQuery('studies', ...studyListQuery(filters, page), { keepPrevious: true });
   const orgs = useLocalQuery('organizations', ['study-cards'], (db) =>
     readRows<Organization>(db, 'organizations'),
   );

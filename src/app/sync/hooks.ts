@@ -2,7 +2,13 @@
 // local change, revalidated from the server at the §9 interval) and the mutations, which all go
 // through the outbox (src/local/outbox.ts).
 import { useEffect, useMemo, useState } from 'react';
-import { useQuery, useQueryClient, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+  type UseQueryResult,
+} from '@tanstack/react-query';
 import type { SyncKind } from '../../api/sync';
 import { localDb, type LocalDb } from '../../local/db';
 import { getValue } from '../../local/kv';
@@ -75,12 +81,15 @@ export function primeLocalQuery<T>(
 /**
  * A query over the local store for one kind: answers from IndexedDB at once (and on every local
  * change, including pending outbox entries), and revalidates by pulling the kind from the server
- * every §9 interval. `key` must identify what `read` returns (page, filters).
+ * every §9 interval. `key` must identify what `read` returns (page, filters). A list passes
+ * `keepPrevious`: while the rows of a new filter or page are read, the last ones stay on screen, so
+ * the list is not unmounted between the two (an open card menu stays open, nothing flashes Loading).
  */
 export function useLocalQuery<T>(
   kind: SyncKind,
   key: readonly unknown[],
   read: (db: LocalDb) => Promise<T>,
+  options: { keepPrevious?: boolean } = {},
 ): UseQueryResult<T> {
   const { engine } = useSync();
   const queryClient = useQueryClient();
@@ -116,6 +125,7 @@ export function useLocalQuery<T>(
     // The live read keeps the answer current.
     staleTime: Infinity,
     networkMode: 'always',
+    placeholderData: options.keepPrevious ? keepPreviousData : undefined,
   });
 }
 
