@@ -43,6 +43,40 @@ describe('copying an annotation through the alignment', () => {
     );
   });
 
+  it("carries a rectangle's and an ellipse's exact figure when only moved, and drops it when turned", () => {
+    const rectangle = {
+      type: 'Feature',
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [0, 0],
+            [10, 0],
+            [10, 20],
+            [0, 20],
+            [0, 0],
+          ],
+        ],
+      },
+      properties: { text: 'Box', shape: { type: 'rectangle', x: 0, y: 0, width: 10, height: 20 } },
+    };
+    const ellipse = {
+      ...rectangle,
+      properties: { text: 'Oval', shape: { type: 'ellipse', cx: 5, cy: 10, rx: 5, ry: 10 } },
+    };
+    const props = (content: unknown) => (content as { properties: Record<string, unknown> }).properties;
+    expect(props(mapAnnotationContent(rectangle, SHIFT))).toEqual({
+      text: 'Box',
+      shape: { type: 'rectangle', x: 100, y: -10, width: 10, height: 20 },
+    });
+    expect(props(mapAnnotationContent(ellipse, SHIFT))).toEqual({
+      text: 'Oval',
+      shape: { type: 'ellipse', cx: 105, cy: 0, rx: 5, ry: 10 },
+    });
+    expect(props(mapAnnotationContent(rectangle, TURN))).toEqual({ text: 'Box' });
+    expect(props(mapAnnotationContent(ellipse, MIRROR))).toEqual({ text: 'Oval' });
+  });
+
   it('turns a region', () => {
     const out = mapAnnotationContent(
       region([

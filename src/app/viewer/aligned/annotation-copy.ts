@@ -2,7 +2,10 @@
 // pixels of its image, regions.ts) goes through the alignment's matrix or its inverse; everything else
 // (the note, the class, other tools' properties) is kept as it is. A note without geometry is copied
 // unchanged. A mirrored alignment turns outlines over, so polygon rings are reversed to keep their
-// winding.
+// winding. A rectangle's or ellipse's exact figure (`properties.shape`, axis-aligned) goes through the
+// matrix too when the matrix keeps axes and their directions; a turned or mirrored copy is its polygon
+// alone, since the figure no longer describes it (and the tools would rebuild it where it was).
+import { shapeHintOf, type ShapeHint } from '../../../api/annotation-shapes';
 import { applyAffine, type Affine } from './aligned-transform';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
@@ -48,10 +51,27 @@ function mapGeometry(geometry: unknown, map: Map2, mirrored: boolean): unknown {
   }
 }
 
-function mapFeature(feature: unknown, map: Map2, mirrored: boolean): unknown {
+/** The exact figure through the matrix, or undefined when the matrix turns or mirrors it. */
+function mapShape(hint: ShapeHint, m: Affine): ShapeHint | undefined {
+  const [[a, b], [c, d]] = m;
+  if (b !== 0 || c !== 0 || a <= 0 || d <= 0) return undefined;
+  if (hint.type === 'rectangle') {
+    const [x, y] = applyAffine(m, [hint.x, hint.y]);
+    return { type: 'rectangle', x, y, width: hint.width * a, height: hint.height * d };
+  }
+  const [cx, cy] = applyAffine(m, [hint.cx, hint.cy]);
+  return { type: 'ellipse', cx, cy, rx: hint.rx * a, ry: hint.ry * d };
+}
+
+function mapFeature(feature: unknown, map: Map2, mirrored: boolean, matrix: Affine): unknown {
   if (!isRecord(feature)) return feature;
   const { bbox: _stale, ...rest } = feature;
-  return { ...rest, geometry: mapGeometry(feature.geometry, map, mirrored) };
+  const mapped = { ...rest, geometry: mapGeometry(feature.geometry, map, mirrored) };
+  if (!isRecord(feature.properties) || !('shape' in feature.properties)) return mapped;
+  const { shape, ...properties } = feature.properties;
+  const hint = shapeHintOf(shape);
+  const moved = hint && mapShape(hint, matrix);
+  return { ...mapped, properties: moved ? { ...properties, shape: moved } : properties };
 }
 
 /**
@@ -62,10 +82,10 @@ export function mapAnnotationContent(content: unknown, matrix: Affine): unknown 
   const map: Map2 = (p) => applyAffine(matrix, p);
   const mirrored = matrix[0][0] * matrix[1][1] - matrix[0][1] * matrix[1][0] < 0;
   if (!isRecord(content)) return content;
-  if (content.type === 'Feature') return mapFeature(content, map, mirrored);
+  if (content.type === 'Feature') return mapFeature(content, map, mirrored, matrix);
   if (content.type === 'FeatureCollection') {
     const { bbox: _stale, ...rest } = content;
-    return { ...rest, features: mapList(content.features, (f) => mapFeature(f, map, mirrored)) };
+    return { ...rest, features: mapList(content.features, (f) => mapFeature(f, map, mirrored, matrix)) };
   }
   if ('coordinates' in content || content.type === 'GeometryCollection')
     return mapGeometry(content, map, mirrored);
