@@ -1,12 +1,10 @@
 // What measuring and importing need to know of an image: its pixel size (µm per level-0 pixel) and its
-// level-0 size, both from the image's layers.json. The query key is the viewer's own, so the file is
-// read once for the canvas and the annotations (and, once seen, it is there offline too).
+// level-0 size, both from the image's layers.json, through the viewer's own query, so the file is read
+// once for the canvas and the annotations (and, once seen, it is there offline too).
 import { useMemo } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import type { ImageBounds } from '../../../api/annotation-geojson';
 import { pixelSizeOf, type PixelSize } from '../../../api/annotation-measurements';
-import { Misc } from '../../../api/messages';
-import { tilesPath, type LayersManifest } from '../../../api/tiles';
+import { useLayersManifest } from '../useLayersManifest';
 
 export interface ImageFrame {
   /** Undefined when the image does not say (or its layers.json cannot be read): measure in pixels. */
@@ -15,16 +13,7 @@ export interface ImageFrame {
 }
 
 export function useImageFrame(imageId: string): ImageFrame {
-  const manifest = useQuery({
-    queryKey: ['tiles', imageId, 'layers'],
-    queryFn: async () => {
-      const res = await fetch(tilesPath(imageId, 'layers.json'), { credentials: 'same-origin' });
-      if (!res.ok) throw new Error(Misc.imageNotAvailable);
-      return (await res.json()) as LayersManifest;
-    },
-    staleTime: Infinity,
-    retry: false,
-  });
+  const manifest = useLayersManifest(imageId);
   const data = manifest.data;
   return useMemo(
     () => ({
