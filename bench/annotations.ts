@@ -11,14 +11,12 @@
 //   DIST_DIR, CHROMIUM_PATH as elsewhere.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { chromium, type APIRequestContext, type Page } from '@playwright/test';
 import type { SeededSlide } from '../tests/e2e/seed-slides';
 import { startSeededServer, stopServer } from './lib/seeded-server';
 import { flags, loadLine, machine } from './lib/server';
 
 const args = flags();
-const DIST = path.resolve(process.env.DIST_DIR || 'dist');
 const COUNTS = String(args.get('counts') ?? '1000,10000')
   .split(',')
   .map(Number);
@@ -231,8 +229,6 @@ const f = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '–');
 const median = (xs: number[]) => quantile(xs, 0.5);
 
 async function main(): Promise<void> {
-  if (!fs.existsSync(path.join(DIST, 'index.html')))
-    throw new Error(`Build the app first: DIST_DIR=${DIST} npm run build`);
   console.log(machine());
   console.log(`start: ${loadLine()}`);
   const server = await startSeededServer(300_000);

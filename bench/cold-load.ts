@@ -18,7 +18,6 @@ import { startSeededServer, stopServer } from './lib/seeded-server';
 import { flags, loadLine, machine } from './lib/server';
 
 const args = flags();
-const DIST = path.resolve(process.env.DIST_DIR || 'dist');
 const LOADS = Number(args.get('loads') ?? 5);
 const STEPS = args.has('steps');
 /** How long each page stays open after its content showed (the query cache is saved every second). */
@@ -108,8 +107,6 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const fmt = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(' / ');
 
 async function main(): Promise<void> {
-  if (!fs.existsSync(path.join(DIST, 'index.html')))
-    throw new Error(`Build the app first: DIST_DIR=${DIST} npm run build`);
   console.log(machine());
   console.log(`start: ${loadLine()}`);
   const server = await startSeededServer(90_000);

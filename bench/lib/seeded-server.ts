@@ -24,6 +24,9 @@ export interface SeededServer {
 
 /** Starts it; `startMs`: how long each start may take before the bench gives up. */
 export async function startSeededServer(startMs: number): Promise<SeededServer> {
+  const dist = path.resolve(process.env.DIST_DIR || 'dist');
+  if (!fs.existsSync(path.join(dist, 'index.html')))
+    throw new Error(`Build the app first: DIST_DIR=${dist} npm run build`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-'));
   const port = await freePort();
   const first = startServer(port, dataDir);
