@@ -1,7 +1,8 @@
 // The annotation tools with a mouse: a rectangle and a polygon drawn, saved with a name, undone and
-// redone with the keyboard, checked on the server. On a tablet: the tool bar's touch targets, and a
-// rectangle drawn with a finger, measured in µm, classified, exported as QuPath GeoJSON and imported
-// into another slide with its shape and class.
+// redone with the keyboard, checked on the server; then every other tool, each measured as it is
+// saved. On a tablet: the tool bar's touch targets, a rectangle drawn with a finger, measured in µm,
+// classified, exported as QuPath GeoJSON and imported into another slide with its shape and class; and
+// every other tool drawn with a finger.
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './helpers';
@@ -48,6 +49,65 @@ async function saveAs(page: Page, name: string) {
   await dialog.getByLabel('Name').fill(name);
   await dialog.getByRole('button', { name: 'Save region' }).click();
   await expect(dialog).toHaveCount(0);
+}
+
+/** What each tool saves: the dialog it opens, its measurement, and the geometry stored. */
+const EXPECTED = {
+  polygon: {
+    dialog: 'region',
+    measured: /^Area [\d.,]+ µm² · Perimeter /,
+    geometry: 'Polygon',
+    hint: undefined,
+  },
+  ellipse: {
+    dialog: 'region',
+    measured: /^Area [\d.,]+ µm² · Perimeter /,
+    geometry: 'Polygon',
+    hint: 'ellipse',
+  },
+  freehand: {
+    dialog: 'region',
+    measured: /^Area [\d.,]+ µm² · Perimeter /,
+    geometry: 'Polygon',
+    hint: undefined,
+  },
+  polyline: {
+    dialog: 'annotation',
+    measured: /^Length [\d.,]+ µm$/,
+    geometry: 'LineString',
+    hint: undefined,
+  },
+  point: { dialog: 'annotation', measured: undefined, geometry: 'Point', hint: undefined },
+  ruler: { dialog: 'annotation', measured: /^Length [\d.,]+ µm$/, geometry: 'LineString', hint: undefined },
+} as const;
+type Shape = keyof typeof EXPECTED;
+
+/** Saves the shape just drawn under `name` (tapping on a tablet), checking its dialog and measurement. */
+async function saveShape(page: Page, shape: Shape, name: string, tap = false) {
+  const e = EXPECTED[shape];
+  const dialog = page.getByRole('dialog', { name: e.dialog === 'region' ? 'New region' : 'New annotation' });
+  await expect(dialog).toBeVisible();
+  if (e.measured) await expect(dialog.getByTestId('drawn-measurement')).toHaveText(e.measured);
+  else await expect(dialog.getByTestId('drawn-measurement')).toHaveCount(0);
+  await dialog.getByLabel('Name').fill(name);
+  const save = dialog.getByRole('button', {
+    name: e.dialog === 'region' ? 'Save region' : 'Save annotation',
+  });
+  await (tap ? save.tap() : save.click());
+  await expect(dialog).toHaveCount(0);
+}
+
+/** Every shape of `shapes` stored under `${stamp} <shape>` with its geometry type and figure. */
+async function expectStored(page: Page, imageId: string, stamp: string, shapes: Shape[]) {
+  await expect.poll(async () => (await stored(page, imageId, stamp)).length).toBe(shapes.length);
+  const all = await stored(page, imageId, stamp);
+  for (const shape of shapes) {
+    const a = all.find((x) => x.name === `${stamp} ${shape}`);
+    expect(a, shape).toBeDefined();
+    expect(a!.content.geometry.type, shape).toBe(EXPECTED[shape].geometry);
+    expect(a!.content.properties.shape?.type, shape).toBe(EXPECTED[shape].hint);
+  }
+  return all;
 }
 
 test('a rectangle and a polygon drawn with the mouse are saved, undone and redone', async ({ page }) => {
@@ -105,6 +165,72 @@ test('a rectangle and a polygon drawn with the mouse are saved, undone and redon
     .getByRole('toolbar', { name: 'Annotation tools' })
     .screenshot({ path: `${SHOTS}/toolbar-desktop.png` });
   await page.screenshot({ path: `${SHOTS}/viewer-desktop.png` });
+});
+
+test('an ellipse, a freehand outline, a polyline, a point and a ruler drawn with the mouse', async ({
+  page,
+}) => {
+  await signIn(page);
+  const s = await openViewer(page);
+  const stamp = `Mouse ${Date.now()}`;
+  const box = (await page.getByTestId('annotation-layer').boundingBox())!;
+  const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+  const drag = async (points: Array<[number, number]>) => {
+    await page.mouse.move(...points[0]);
+    await page.mouse.down();
+    for (const p of points.slice(1)) await page.mouse.move(p[0], p[1], { steps: 3 });
+    await page.mouse.up();
+  };
+
+  await page.keyboard.press('e');
+  await drag([
+    [cx - 220, cy + 40],
+    [cx - 100, cy + 120],
+  ]);
+  await saveShape(page, 'ellipse', `${stamp} ellipse`);
+
+  await page.keyboard.press('f');
+  await drag(
+    Array.from({ length: 13 }, (_, i): [number, number] => [
+      cx + 60 + 50 * Math.cos((i / 12) * 2 * Math.PI),
+      cy - 120 + 40 * Math.sin((i / 12) * 2 * Math.PI),
+    ]),
+  );
+  await saveShape(page, 'freehand', `${stamp} freehand`);
+
+  // A polyline: three clicks, then Enter ends it.
+  await page.keyboard.press('l');
+  for (const [x, y] of [
+    [cx - 220, cy - 160],
+    [cx - 160, cy - 110],
+    [cx - 100, cy - 150],
+  ])
+    await page.mouse.click(x, y);
+  await page.keyboard.press('Enter');
+  await saveShape(page, 'polyline', `${stamp} polyline`);
+
+  await page.keyboard.press('o');
+  await page.mouse.click(cx + 180, cy + 60);
+  await saveShape(page, 'point', `${stamp} point`);
+
+  await page.keyboard.press('m');
+  await page.mouse.move(cx + 160, cy + 140);
+  await page.mouse.down();
+  await page.mouse.move(cx + 240, cy + 170, { steps: 4 });
+  await expect(page.getByTestId('live-measurement')).toHaveText(/^Length [\d.,]+ µm$/);
+  await page.mouse.up();
+  await saveShape(page, 'ruler', `${stamp} ruler`);
+
+  const all = await expectStored(page, s.imageId, stamp, [
+    'ellipse',
+    'freehand',
+    'polyline',
+    'point',
+    'ruler',
+  ]);
+  const line = all.find((a) => a.name.endsWith('polyline'))!.content.geometry.coordinates;
+  expect(line).toHaveLength(3);
+  expect(all.find((a) => a.name.endsWith('ruler'))!.content.geometry.coordinates).toHaveLength(2);
 });
 
 test.describe('on a tablet', () => {
@@ -203,5 +329,98 @@ test.describe('on a tablet', () => {
     expect(imported.content.geometry).toEqual(drawn.content.geometry);
     expect(imported.content.properties.classification).toEqual(drawn.content.properties.classification);
     await page.screenshot({ path: `${SHOTS}/imported-tablet.png` });
+  });
+
+  test('a polygon, an ellipse, a freehand outline, a polyline, a point and a ruler drawn with a finger', async ({
+    page,
+  }) => {
+    await signIn(page);
+    const s = await openViewer(page, 'fluorescence');
+    const stamp = `Finger ${Date.now()}`;
+    const box = (await page.getByTestId('annotation-layer').boundingBox())!;
+    const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+    const touch = await page.context().newCDPSession(page);
+    const finger = (type: 'touchStart' | 'touchMove' | 'touchEnd', x?: number, y?: number) =>
+      touch.send('Input.dispatchTouchEvent', {
+        type,
+        touchPoints: x === undefined ? [] : [{ x: Math.round(x), y: Math.round(y!) }],
+      });
+    const tap = async (x: number, y: number) => {
+      await finger('touchStart', x, y);
+      await finger('touchEnd');
+    };
+    // A drag that rests before the finger lifts (a lift while moving is a fling, see above).
+    const drag = async (points: Array<[number, number]>) => {
+      await finger('touchStart', ...points[0]);
+      for (const p of points.slice(1)) await finger('touchMove', ...p);
+      await page.waitForTimeout(200);
+      await finger('touchMove', ...points[points.length - 1]);
+      await finger('touchEnd');
+    };
+    const pick = (name: string) => page.getByRole('button', { name, exact: true }).tap();
+
+    // A polygon: four taps, then a tap on the first vertex closes it.
+    await pick('Polygon');
+    for (const [x, y] of [
+      [cx - 200, cy - 260],
+      [cx - 80, cy - 250],
+      [cx - 100, cy - 160],
+      [cx - 190, cy - 170],
+      [cx - 200, cy - 260],
+    ])
+      await tap(x, y);
+    await saveShape(page, 'polygon', `${stamp} polygon`, true);
+
+    await pick('Ellipse');
+    await drag([
+      [cx + 40, cy - 260],
+      [cx + 100, cy - 220],
+      [cx + 160, cy - 170],
+    ]);
+    await saveShape(page, 'ellipse', `${stamp} ellipse`, true);
+
+    await pick('Draw region');
+    await drag(
+      Array.from({ length: 13 }, (_, i): [number, number] => [
+        cx - 130 + 60 * Math.cos((i / 12) * 2 * Math.PI),
+        cy + 40 * Math.sin((i / 12) * 2 * Math.PI),
+      ]),
+    );
+    await saveShape(page, 'freehand', `${stamp} freehand`, true);
+
+    // A polyline: three taps, then the last vertex tapped again ends it.
+    await pick('Polyline');
+    for (const [x, y] of [
+      [cx + 40, cy - 40],
+      [cx + 100, cy + 20],
+      [cx + 160, cy - 30],
+      [cx + 160, cy - 30],
+    ])
+      await tap(x, y);
+    await saveShape(page, 'polyline', `${stamp} polyline`, true);
+
+    await pick('Point');
+    await tap(cx - 120, cy + 160);
+    await saveShape(page, 'point', `${stamp} point`, true);
+
+    await pick('Ruler');
+    await drag([
+      [cx + 40, cy + 140],
+      [cx + 100, cy + 170],
+      [cx + 160, cy + 200],
+    ]);
+    await saveShape(page, 'ruler', `${stamp} ruler`, true);
+
+    const all = await expectStored(page, s.imageId, stamp, [
+      'polygon',
+      'ellipse',
+      'freehand',
+      'polyline',
+      'point',
+      'ruler',
+    ]);
+    expect(all.find((a) => a.name.endsWith('polygon'))!.content.geometry.coordinates[0]).toHaveLength(5);
+    expect(all.find((a) => a.name.endsWith('polyline'))!.content.geometry.coordinates).toHaveLength(3);
+    await page.screenshot({ path: `${SHOTS}/shapes-tablet.png` });
   });
 });

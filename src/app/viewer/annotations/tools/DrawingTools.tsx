@@ -616,13 +616,16 @@ export function DrawingTools(props: DrawingToolsProps) {
         </Paper>
       )}
       {/* No fade: while a closing dialog fades out, it is still over the slide and can take the click
-          that starts the next shape. */}
+          that starts the next shape. Not closed by a click outside: a tap that ends a shape (a
+          polygon's first vertex, a point) is followed by the browser's click, which lands on the
+          dialog's overlay just opened and would throw the shape away; Cancel and Escape close it. */}
       <Modal
         opened={!!drawn}
         onClose={() => setDrawn(undefined)}
         title={region ? AnnotationUiText.newRegion : ToolText.newShape}
         size="sm"
         transitionProps={{ duration: 0 }}
+        closeOnClickOutside={false}
       >
         <Stack gap="sm">
           {drawnText && (
