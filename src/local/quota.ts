@@ -1,7 +1,8 @@
 // A full disk (STYLE §6, excalidraw LocalData): when IndexedDB refuses a write for lack of space, we
-// free what can be rebuilt (the persisted query cache, a copy of mirror data) and try once more; if it
+// free what can be rebuilt (the persisted query cache, kept annotation sets) and try once more; if it
 // still fails the caller gets StorageFullError with a sentence the user can act on.
 import type { LocalDb } from './db';
+import { dropKept } from './kept-sets';
 
 export const STORAGE_FULL =
   'This device is out of storage space, so the change could not be saved here. Free some space and try again.';
@@ -28,6 +29,7 @@ export const DISPOSABLE_META = ['queryCache'];
 
 export async function freeSpace(db: LocalDb): Promise<void> {
   await db.meta.bulkDelete(DISPOSABLE_META);
+  await dropKept(db);
 }
 
 /** Runs a write; on a quota error frees disposable data and tries once more. */

@@ -1,13 +1,21 @@
 // The local store does not trust what IndexedDB gives back (STYLE §6): damaged rows are repaired or
 // left out, damaged outbox entries are kept but never sent, the v1 session survives the v2 upgrade,
-// a full disk frees the caches once and then says so, and a new user never sees the last one's mirror.
+// a full disk frees the caches once and then says so, a new user never sees the last one's mirror, and
+// kept annotation sets stay bounded.
 import Dexie from 'dexie';
 import { describe, expect, it, vi } from 'vitest';
 import type { Study } from '../../../src/api/entities';
 import { LocalDb } from '../../../src/local/db';
 import { applyServerChanges } from '../../../src/local/mirror';
 import { DAMAGED_ENTRY, listEntries, updateEntity } from '../../../src/local/outbox';
-import { isQuotaError, STORAGE_FULL, StorageFullError, withQuotaRetry } from '../../../src/local/quota';
+import {
+  freeSpace,
+  isQuotaError,
+  STORAGE_FULL,
+  StorageFullError,
+  withQuotaRetry,
+} from '../../../src/local/quota';
+import { readKept, writeKept } from '../../../src/local/kept-sets';
 import { observe, prepareForUser, readRow, readRows } from '../../../src/local/read';
 import { loadSession, saveSession } from '../../../src/local/session';
 import { replayOutbox } from '../../../src/local/replay';
@@ -180,5 +188,26 @@ describe('a full disk', () => {
     const never = withQuotaRetry(db, async () => Promise.reject(quota()));
     await expect(never).rejects.toBeInstanceOf(StorageFullError);
     await expect(never).rejects.toThrow(STORAGE_FULL);
+  });
+});
+
+describe('kept sets', () => {
+  it('keeps the most recently written sets of a prefix, and a full disk drops them all', async () => {
+    const db = freshDb();
+    for (const image of ['a', 'b', 'c', 'd'])
+      await writeKept('annotationSet:', `annotationSet:u1:${image}`, { json: image }, { db, limit: 3 });
+    // Writing 'b' again makes it the newest: 'c' is then the oldest and goes with the next write.
+    await writeKept('annotationSet:', 'annotationSet:u1:b', { json: 'b2' }, { db, limit: 3 });
+    await writeKept('annotationSet:', 'annotationSet:u1:e', { json: 'e' }, { db, limit: 3 });
+    const kept = async () =>
+      (await db.meta.where('key').startsWith('annotationSet:').primaryKeys()).map(String).sort();
+    expect(await kept()).toEqual(['annotationSet:u1:b', 'annotationSet:u1:d', 'annotationSet:u1:e']);
+    expect(await readKept('annotationSet:u1:b', db)).toEqual({ json: 'b2' });
+    expect(await readKept('annotationSet:u1:a', db)).toBeUndefined();
+
+    await db.meta.put({ key: 'mirrorUserId', value: 'u1' });
+    await freeSpace(db);
+    expect(await kept()).toEqual([]);
+    expect(await db.meta.get('mirrorUserId')).toBeDefined();
   });
 });

@@ -9,7 +9,7 @@ import type { Annotation } from '../../../api/entities';
 import { stableJson } from '../../../api/common';
 import type { ListResult } from '../../../api/lists';
 import type { OutboxEntry } from '../../../local/db';
-import { getValue, setValue } from '../../../local/kv';
+import { readKept, writeKept } from '../../../local/kept-sets';
 import { api } from '../../lib/api';
 import { useMe } from '../../session/session-context';
 import { annotationToCreate, asSubject, denialMessage } from '../../../access';
@@ -97,12 +97,13 @@ export async function readAnnotationSet(imageId: string, previous?: AnnotationSe
 /**
  * The set as last read on this device, for this user: kept under a key of its own, as one JSON string
  * (cloned into IndexedDB at memory speed; the set as objects is a million small arrays), and written
- * only when the set changed, not with the query cache, which is saved every second.
+ * only when the set changed, not with the query cache, which is saved every second. The device keeps
+ * the most recent sets only, and drops them all on a full disk (local/kept-sets.ts).
  */
 const storedKey = (userId: string, imageId: string) => `annotationSet:${userId}:${imageId}`;
 
 async function readStoredSet(userId: string, imageId: string): Promise<AnnotationSet | undefined> {
-  const stored = await getValue(storedKey(userId, imageId)).catch(() => undefined);
+  const stored = await readKept(storedKey(userId, imageId)).catch(() => undefined);
   if (!stored || typeof stored !== 'object') return undefined;
   const { version, json } = stored as { version?: unknown; json?: unknown };
   if (typeof version !== 'string' || typeof json !== 'string') return undefined;
@@ -115,7 +116,10 @@ async function readStoredSet(userId: string, imageId: string): Promise<Annotatio
 }
 
 const storeSet = (userId: string, imageId: string, set: AnnotationSet) =>
-  setValue(storedKey(userId, imageId), { version: set.version, json: JSON.stringify(set.result) }).catch(
+  writeKept('annotationSet:', storedKey(userId, imageId), {
+    version: set.version,
+    json: JSON.stringify(set.result),
+  }).catch(
     // A full disk is not worth an error here: the stored set is only a head start.
     () => undefined,
   );
