@@ -118,7 +118,7 @@ class MrxsSlide implements Slide {
   async readRegion(level: number, x: number, y: number, w: number, h: number): Promise<RawImage> {
     const lv = this.levels[level];
     const out = allocRaw(w, h, 3, 8);
-    for (let i = 0; i < out.data.length; i += 3) out.data.set(this.fill, i);
+    fillRgb(out.data as Uint8Array, this.fill);
     const ids = new Set<number>();
     for (let cy = Math.floor(y / lv.cell); cy <= Math.floor((y + h - 1) / lv.cell); cy++)
       for (let cx = Math.floor(x / lv.cell); cx <= Math.floor((x + w - 1) / lv.cell); cx++)
@@ -149,6 +149,16 @@ class MrxsSlide implements Slide {
     this.cache.clear();
     await Promise.all(this.data.map((f) => f.close()));
   }
+}
+
+/** Paints every pixel `rgb` with native fills: a memset for grey, else doubling copies of one pixel. */
+function fillRgb(data: Uint8Array, [r, g, b]: [number, number, number]): void {
+  if (r === g && g === b) {
+    data.fill(r);
+    return;
+  }
+  data.set([r, g, b].slice(0, data.length));
+  for (let n = 3; n < data.length; n *= 2) data.copyWithin(n, 0, Math.min(n, data.length - n));
 }
 
 function crop(img: RawImage, x: number, y: number, w: number, h: number): RawImage {

@@ -33,13 +33,18 @@ function imagePixels(level: number, col: number, row: number): Buffer {
   return out;
 }
 
-async function writeSlide(dataLimit: number): Promise<string> {
-  const file = join(dir, `slide-${dataLimit}.mrxs`);
-  const w = new MrxsStreamWriter(file, layout, dataLimit);
+/** Writes the slide; `skip` leaves out level-0 image (col, row) and paints `fill` where nothing lies. */
+async function writeSlide(
+  dataLimit: number,
+  opts: { skip?: [number, number]; fill?: [number, number, number] } = {},
+): Promise<string> {
+  const file = join(dir, `slide-${dataLimit}-${opts.skip ? 'gap' : 'full'}.mrxs`);
+  const w = new MrxsStreamWriter(file, { ...layout, fillRgb: opts.fill }, dataLimit);
   for (let level = 0; level < layout.levels; level++) {
     const { cols, rows } = mrxsGrid(layout, level);
     for (let row = 0; row < rows; row++)
       for (let col = 0; col < cols; col++) {
+        if (level === 0 && opts.skip?.[0] === col && opts.skip[1] === row) continue;
         const px = imagePixels(level, col, row);
         const jpg = await sharp(px, { raw: { width: S, height: S, channels: 3 } })
           .jpeg({ quality: 95 })
@@ -100,6 +105,20 @@ describe('generated MRXS', () => {
     const want = [colour(S - 2, S - 2), colour(S + 1, S - 2), colour(S - 2, S + 1), colour(S + 1, S + 1)];
     const got = [0, 3, 12, 15].map((p) => [...r.data.subarray(p * 3, p * 3 + 3)]);
     got.forEach((g, i) => g.forEach((v, k) => expect(Math.abs(v - want[i][k])).toBeLessThan(6)));
+    await s.close();
+  });
+
+  it('paints the fill colour where an image is missing, and the images around it', async () => {
+    const fill: [number, number, number] = [10, 200, 90];
+    const s = await openSlide([await writeSlide(1 << 30, { skip: [2, 1], fill })]);
+    const r = await s.readRegion(0, 2 * S - 1, S, S + 2, 1);
+    const px = (i: number) => [...r.data.subarray(i * 3, i * 3 + 3)];
+    for (const i of [1, S / 2, S]) expect(px(i)).toEqual(fill);
+    for (const [i, x] of [
+      [0, 2 * S - 1],
+      [S + 1, 3 * S],
+    ])
+      colour(x, S).forEach((v, k) => expect(Math.abs(px(i)[k] - v)).toBeLessThan(6));
     await s.close();
   });
 });

@@ -20,6 +20,8 @@ export interface MrxsLayout {
   levels: number;
   /** Level-0 µm per pixel. */
   pixelUm?: number;
+  /** What the reader paints where no image lies (IMAGE_FILL_COLOR_BGR); white by default. */
+  fillRgb?: [number, number, number];
 }
 
 interface ImageRecord {
@@ -138,7 +140,16 @@ export class MrxsStreamWriter {
   }
 
   private slidedat(): string {
-    const { imagesX, imagesY, imageW, imageH, levels, pixelUm = 0.25 } = this.layout;
+    const {
+      imagesX,
+      imagesY,
+      imageW,
+      imageH,
+      levels,
+      pixelUm = 0.25,
+      fillRgb = [255, 255, 255],
+    } = this.layout;
+    const fillBgr = (fillRgb[2] << 16) | (fillRgb[1] << 8) | fillRgb[0];
     const lines = [
       '[GENERAL]',
       'SLIDE_VERSION = 01.03',
@@ -172,7 +183,7 @@ export class MrxsStreamWriter {
         'OVERLAP_Y = 0',
         `MICROMETER_PER_PIXEL_X = ${pixelUm * 2 ** i}`,
         `MICROMETER_PER_PIXEL_Y = ${pixelUm * 2 ** i}`,
-        'IMAGE_FILL_COLOR_BGR = 16777215',
+        `IMAGE_FILL_COLOR_BGR = ${fillBgr}`,
         `DIGITIZER_WIDTH = ${imageW}`,
         `DIGITIZER_HEIGHT = ${imageH}`,
         `IMAGE_CONCAT_FACTOR = ${i === 0 ? 0 : 1}`,
