@@ -154,7 +154,7 @@ async function holds(file: string | undefined, width: number, height: number): P
   if (!file || !fs.existsSync(file)) return false;
   try {
     if (/\.tiff?$/i.test(file)) {
-      const m = await sharp(file).metadata();
+      const m = await sharp(file, { limitInputPixels: false }).metadata();
       return m.width === width && m.height === height;
     }
     const slide = await openSlide([file]);
