@@ -279,6 +279,7 @@ async function openMrxs(files: string[], openFile: OpenFile = openDiskFile): Pro
         const y = Math.floor(record.image / imagesX);
         if (y >= imagesY)
           throw SlideErrors.mrxsIndex(`image ${record.image} outside the ${imagesX}x${imagesY} grid`);
+        const subs: Array<{ xi: number; yi: number; x0: number; y0: number }> = [];
         for (let yi = 0; yi < perImage; yi++)
           for (let xi = 0; xi < perImage; xi++) {
             const xx = x + xi * div;
@@ -293,18 +294,36 @@ async function openMrxs(files: string[], openFile: OpenFile = openDiskFile): Pro
             } else if (!active.has(photo)) continue;
             const x0 = positions[photo * 2] + sec[0].imageW * (xx - px * div);
             const y0 = positions[photo * 2 + 1] + sec[0].imageH * (yy - py * div);
-            pieces.push({
-              x: x0 / concat,
-              y: y0 / concat,
-              w: tw,
-              h: th,
-              srcX: xi * tw,
-              srcY: yi * th,
-              record,
-            });
+            subs.push({ xi, yi, x0, y0 });
           }
+        // Every subtile where the image itself puts it (photos on the regular grid): draw it whole,
+        // with no crop per read and no rounding of subtile edges.
+        const first = subs[0];
+        const whole =
+          subs.length === perImage * perImage &&
+          subs.every((u) => u.x0 === first.x0 + u.xi * tw * concat && u.y0 === first.y0 + u.yi * th * concat);
+        if (whole) {
+          const at = { x: Math.round(first.x0 / concat), y: Math.round(first.y0 / concat) };
+          pieces.push({ ...at, w: imageW, h: imageH, srcX: 0, srcY: 0, record });
+          continue;
+        }
+        // Subtile edges in whole pixels, rounded alike at both ends so neighbours meet without a gap
+        // when an image side is not a multiple of the subtiles per side (a 500-pixel image at ×8).
+        for (const { xi, yi, x0, y0 } of subs) {
+          const srcX = Math.round(xi * tw);
+          const srcY = Math.round(yi * th);
+          pieces.push({
+            x: Math.round(x0 / concat),
+            y: Math.round(y0 / concat),
+            w: Math.round((xi + 1) * tw) - srcX,
+            h: Math.round((yi + 1) * th) - srcY,
+            srcX,
+            srcY,
+            record,
+          });
+        }
       }
-      const cell = Math.max(64, Math.ceil(Math.max(tw, th)));
+      const cell = pieces.reduce((c, p) => Math.max(c, p.w, p.h), 64);
       levels.push({
         width: Math.floor(baseW / concat),
         height: Math.floor(baseH / concat),

@@ -24,29 +24,33 @@ const colour = (x: number, y: number): [number, number, number] => [
   Math.floor(255 - ((x + y) * 255) / (W + H)),
 ];
 
-/** Image (col, row) of `level`: every 2^level-th level-0 pixel from the image's level-0 origin. */
-function imagePixels(level: number, col: number, row: number): Buffer {
+/** Image (col, row) of `level`, side s: every 2^level-th level-0 pixel from its level-0 origin. */
+function imagePixels(level: number, col: number, row: number, s: number): Buffer {
   const step = 2 ** level;
-  const out = Buffer.alloc(S * S * 3);
-  for (let j = 0; j < S; j++)
-    for (let i = 0; i < S; i++) out.set(colour((col * S + i) * step, (row * S + j) * step), (j * S + i) * 3);
+  const out = Buffer.alloc(s * s * 3);
+  for (let j = 0; j < s; j++)
+    for (let i = 0; i < s; i++) out.set(colour((col * s + i) * step, (row * s + j) * step), (j * s + i) * 3);
   return out;
 }
 
-/** Writes the slide; `skip` leaves out level-0 image (col, row) and paints `fill` where nothing lies. */
+/**
+ * Writes the slide; `skip` leaves out level-0 image (col, row), `fill` is painted where nothing lies,
+ * `side` changes the camera images' side.
+ */
 async function writeSlide(
   dataLimit: number,
-  opts: { skip?: [number, number]; fill?: [number, number, number] } = {},
+  opts: { skip?: [number, number]; fill?: [number, number, number]; side?: number } = {},
 ): Promise<string> {
-  const file = join(dir, `slide-${dataLimit}-${opts.skip ? 'gap' : 'full'}.mrxs`);
-  const w = new MrxsStreamWriter(file, { ...layout, fillRgb: opts.fill }, dataLimit);
+  const s = opts.side ?? S;
+  const file = join(dir, `slide-${dataLimit}-${opts.skip ? 'gap' : 'full'}-${s}.mrxs`);
+  const w = new MrxsStreamWriter(file, { ...layout, imageW: s, imageH: s, fillRgb: opts.fill }, dataLimit);
   for (let level = 0; level < layout.levels; level++) {
     const { cols, rows } = mrxsGrid(layout, level);
     for (let row = 0; row < rows; row++)
       for (let col = 0; col < cols; col++) {
         if (level === 0 && opts.skip?.[0] === col && opts.skip[1] === row) continue;
-        const px = imagePixels(level, col, row);
-        const jpg = await sharp(px, { raw: { width: S, height: S, channels: 3 } })
+        const px = imagePixels(level, col, row, s);
+        const jpg = await sharp(px, { raw: { width: s, height: s, channels: 3 } })
           .jpeg({ quality: 95 })
           .toBuffer();
         w.addImage(level, col, row, jpg);
@@ -120,5 +124,20 @@ describe('generated MRXS', () => {
     ])
       colour(x, S).forEach((v, k) => expect(Math.abs(px(i)[k] - v)).toBeLessThan(6));
     await s.close();
+  });
+
+  it('reads levels whose images split into subtiles of fractional size (100-pixel images at ×8)', async () => {
+    // Level 3's one image spans 8 × 8 level-0 images, 6 × 5 of them on the grid: cut into 12.5-pixel
+    // subtiles, placed one by one.
+    const file = await writeSlide(1 << 30, { side: 100 });
+    const s = await openSlide([file]);
+    expect(s.levels.map((l) => [l.width, l.height])).toEqual([
+      [600, 500],
+      [300, 250],
+      [150, 125],
+      [75, 62],
+    ]);
+    await s.close();
+    for (const level of [2, 3]) expect(await meanError(file, level)).toBeLessThan(2.5);
   });
 });
