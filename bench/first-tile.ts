@@ -1,12 +1,13 @@
 // Time to the first tile: how soon after an upload completes a full-resolution tile of the slide is
 // served, over HTTP by the real server and its in-process job worker (docs/formats.md "Viewable at
 // once"). For each generated slide (bench/lib/make-slides.ts: a CZI of JPEG mosaic subblocks without a
-// pyramid of its own, a QPTIFF with reduced levels ×4, ×16, ×64) the bench does what the end of an
-// upload does (the file in storage, the image row, its process-image job queued and the worker woken),
-// then asks every 10 ms for the full-resolution tile at the slide's centre until it is served (target:
-// ≤ 5 s whatever the size); then the whole slide's smallest one-tile level, and with --wait the time
-// until the pyramid is complete. The file is hard-linked into the data folder before the clock starts.
-// Usage: npx tsx bench/first-tile.ts [--sizes 20000x15000,40000x30000] [--only czi,qptiff]
+// pyramid of its own, a QPTIFF with reduced levels ×4, ×16, ×64, an MRXS with halved levels) the bench
+// does what the end of an upload does (the file, and an MRXS's data folder, in storage, the image row,
+// its process-image job queued and the worker woken), then asks every 10 ms for the full-resolution
+// tile at the slide's centre until it is served (target: ≤ 5 s whatever the size); then the whole
+// slide's smallest one-tile level, and with --wait the time until the pyramid is complete. The files
+// are hard-linked into the data folder before the clock starts.
+// Usage: npx tsx bench/first-tile.ts [--sizes 20000x15000,40000x30000] [--only czi,qptiff,mrxs]
 //        [--db pglite|postgres] [--dir <folder to keep and reuse the generated slides in>] [--wait]
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -18,7 +19,7 @@ import { images, jobs, organizations } from '../src/server/db/schema';
 import { enqueue } from '../src/server/jobs/queue';
 import { dziLevels } from '../src/server/processing/dzi';
 import { PROCESS_IMAGE } from '../src/server/processing/process-image';
-import { generateSlides, type GeneratedSlides } from './lib/make-slides';
+import { slidesIn, type SlideFile } from './lib/make-slides';
 import { flags, loadLine, machine, signIn, startServer, type BenchServer, type DbKind } from './lib/server';
 
 const TARGET_SECONDS = 5;
@@ -37,19 +38,31 @@ interface Timing {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function slidesOf(dir: string, width: number, height: number): Promise<GeneratedSlides> {
-  const stamp = path.join(dir, `generated-${width}x${height}.json`);
-  if (fs.existsSync(stamp)) return JSON.parse(fs.readFileSync(stamp, 'utf8')) as GeneratedSlides;
-  fs.mkdirSync(dir, { recursive: true });
+async function slidesOf(dir: string, width: number, height: number, formats: SlideFile[]) {
   let last = 0;
-  const slides = await generateSlides(dir, width, height, (done, total) => {
+  const { slides } = await slidesIn(dir, width, height, formats, (done, total) => {
     if (performance.now() - last < 15_000 && done < total) return;
     last = performance.now();
     console.log(`  generating ${width}×${height}: ${done}/${total} tiles`);
   });
-  fs.rmSync(slides.tiff, { force: true }); // sharp's input for bench/pyramid.ts: not needed here
-  fs.writeFileSync(stamp, JSON.stringify(slides));
   return slides;
+}
+
+/** Puts `file` (and an .mrxs slide's data folder beside it) into storage at `dest`, linked if it can. */
+function store(file: string, dest: string): void {
+  const put = (from: string, to: string) => {
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    try {
+      fs.linkSync(from, to);
+    } catch {
+      fs.copyFileSync(from, to);
+    }
+  };
+  put(file, dest);
+  if (!file.endsWith('.mrxs')) return;
+  const folder = file.slice(0, -'.mrxs'.length);
+  for (const name of fs.readdirSync(folder))
+    put(path.join(folder, name), path.join(dest.slice(0, -'.mrxs'.length), name));
 }
 
 /** Polls `url` until it answers 200; the seconds since `t0` and how many answers were not 200. */
@@ -79,12 +92,7 @@ async function run(
   const id = crypto.randomUUID();
   const name = path.basename(file);
   const dest = path.join(dataDir, 'files', 'images', id, name);
-  fs.mkdirSync(path.dirname(dest), { recursive: true });
-  try {
-    fs.linkSync(file, dest);
-  } catch {
-    fs.copyFileSync(file, dest);
-  }
+  store(file, dest);
   await app.ctx.db
     .insert(images)
     .values({ id, name, organizationId: org.id, storageKey: `images/${id}/${name}` });
@@ -145,7 +153,7 @@ async function main(): Promise<void> {
   const sizes = String(f.get('sizes') ?? '20000x15000,40000x30000')
     .split(',')
     .map((s) => s.split('x').map(Number) as [number, number]);
-  const formats = String(f.get('only') ?? 'czi,qptiff').split(',') as Array<'czi' | 'qptiff'>;
+  const formats = String(f.get('only') ?? 'czi,qptiff,mrxs').split(',') as Array<'czi' | 'qptiff' | 'mrxs'>;
   const db = (f.get('db') ?? 'pglite') as DbKind;
   const keep = typeof f.get('dir') === 'string' ? String(f.get('dir')) : undefined;
   const base = keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-first-tile-'));
@@ -154,14 +162,14 @@ async function main(): Promise<void> {
   const rows: Timing[] = [];
   try {
     for (const [width, height] of sizes) {
-      const slides = await slidesOf(path.join(base, `${width}x${height}`), width, height);
+      const slides = await slidesOf(path.join(base, `${width}x${height}`), width, height, formats);
       for (const format of formats) {
         // A fresh server per slide: no warm caches, and a pyramid still being written is stopped.
         const server = await startServer(db);
         server.app.ctx.jobs.start(); // as main.ts does
         try {
           const token = await signIn(server.origin);
-          const t = await run(server, token, slides[format], format, width, height, f.has('wait'));
+          const t = await run(server, token, slides[format]!, format, width, height, f.has('wait'));
           rows.push(t);
           console.log(
             `${format.padEnd(6)} ${t.size.padStart(13)}  viewable ${t.viewable.toFixed(2)} s  ` +

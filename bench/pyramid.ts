@@ -1,10 +1,10 @@
-// Pyramid benchmark: generates a 40,000 × 30,000 RGB tissue-like slide as a CZI (JPEG
-// mosaic), a QPTIFF (deflate, reduced levels) and a plain tiled JPEG TIFF, all from the same pixels;
-// then times `writePyramid` (src/server/processing/tiler.ts) on the CZI and the QPTIFF beside
+// Pyramid benchmark: generates a 40,000 × 30,000 RGB tissue-like slide as a CZI (JPEG mosaic), a
+// QPTIFF (deflate, reduced levels), an MRXS (JPEG camera images, halved levels) and a plain tiled JPEG
+// TIFF, all from the same pixels; then times `writePyramid` (src/server/processing/tiler.ts) on each beside
 // sharp(plain.tif).tile({size: 254, overlap: 1, layout: 'dz'}) in the same run: megapixels/s, peak
 // RSS (each phase in its own child process, sampled every 100 ms), and the ratio to sharp (target ≥ 0.8).
-// Usage: npx tsx bench/pyramid.ts [--size 40000x30000] [--only sharp,czi,qptiff] [--profile] [--keep]
-//        [--dir <folder to keep and reuse the generated slides in>]
+// Usage: npx tsx bench/pyramid.ts [--size 40000x30000] [--only sharp,czi,qptiff,mrxs] [--profile] [--keep]
+//        [--dir <folder to keep and reuse the generated slides in; only the phases' missing slides are made>]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +14,7 @@ import sharp from 'sharp';
 import { openSlide } from '../src/server/slides/registry';
 import { writePyramid } from '../src/server/processing/tiler';
 import { runChild } from './lib/children';
-import { generateSlides, type GeneratedSlides } from './lib/make-slides';
+import { SLIDE_FILES, slidesIn, type SlideFile } from './lib/make-slides';
 import { flags, loadLine, machine } from './lib/server';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -80,43 +80,41 @@ async function main(): Promise<void> {
   const [width, height] = String(f.get('size') ?? '40000x30000')
     .split('x')
     .map(Number);
-  const phases = String(f.get('only') ?? 'sharp,czi,qptiff').split(',');
+  const phases = String(f.get('only') ?? 'sharp,czi,qptiff,mrxs').split(',');
   console.log(`pyramid bench, ${new Date().toISOString()}, ${machine()}`);
   console.log(loadLine());
   // --dir keeps the generated slides there and reuses them on the next run of the same size.
   const reuse = typeof f.get('dir') === 'string' ? String(f.get('dir')) : undefined;
   const dir = reuse ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-pyramid-'));
-  const stamp = path.join(dir, `generated-${width}x${height}.json`);
   try {
-    let t = performance.now();
+    const t = performance.now();
     let last = 0;
-    let slides: GeneratedSlides;
-    if (reuse && fs.existsSync(stamp)) {
-      slides = JSON.parse(fs.readFileSync(stamp, 'utf8')) as GeneratedSlides;
-      console.log(`reusing the slides generated in ${dir}`);
-    } else {
-      fs.mkdirSync(dir, { recursive: true });
-      slides = await generateSlides(dir, width, height, (done, total) => {
-        if (performance.now() - last < 10_000 && done < total) return;
-        last = performance.now();
-        console.log(`  generating: ${done}/${total} tiles`);
-      });
-      fs.writeFileSync(stamp, JSON.stringify(slides));
-    }
-    const mib = (p: string) => (fs.statSync(p).size / 2 ** 20).toFixed(0);
+    const { slides, made } = await slidesIn(dir, width, height, phases.map(fileOf), (done, total) => {
+      if (performance.now() - last < 10_000 && done < total) return;
+      last = performance.now();
+      console.log(`  generating: ${done}/${total} tiles`);
+    });
+    const mib = (p: string) => {
+      const folder = p.replace(/\.mrxs$/, '');
+      const bytes = p.endsWith('.mrxs')
+        ? fs.readdirSync(folder).reduce((n, name) => n + fs.statSync(path.join(folder, name)).size, 0)
+        : fs.statSync(p).size;
+      return (bytes / 2 ** 20).toFixed(0);
+    };
     console.log(
-      `slides ${width}×${height} (made in ${((performance.now() - t) / 1000).toFixed(0)} s): CZI ${mib(slides.czi)} MiB, ` +
-        `plain TIFF ${mib(slides.tiff)} MiB, QPTIFF ${mib(slides.qptiff)} MiB`,
+      `slides ${width}×${height}` +
+        (made.length
+          ? ` (${made.join(', ')} made in ${((performance.now() - t) / 1000).toFixed(0)} s)`
+          : '') +
+        `: ${phases.map((p) => `${fileOf(p)} ${mib(slides[fileOf(p)]!)} MiB`).join(', ')}`,
     );
-    const inputs: Record<string, string> = { sharp: slides.tiff, czi: slides.czi, qptiff: slides.qptiff };
     const mp = (width * height) / 1e6;
     const rows: Array<{ phase: string; mps: number; peak: number; r: PhaseResult }> = [];
     for (const phase of phases) {
       const out = path.join(dir, `out-${phase}`);
       fs.rmSync(out, { recursive: true, force: true });
       fs.mkdirSync(out);
-      t = performance.now();
-      const run = await runChild<PhaseResult>(SELF, ['--child', phase, input(inputs, phase), out], {
+      const run = await runChild<PhaseResult>(SELF, ['--child', phase, slides[fileOf(phase)]!, out], {
         profile: f.has('profile') && phase !== 'sharp',
       });
       const r = run.result;
@@ -147,10 +145,12 @@ async function main(): Promise<void> {
   }
 }
 
-function input(inputs: Record<string, string>, phase: string): string {
-  const file = inputs[phase];
-  if (!file) throw new Error(`unknown phase ${phase}: use sharp, czi or qptiff`);
-  return file;
+/** The generated slide a phase reads: sharp reads the plain TIFF, the others their own format. */
+function fileOf(phase: string): SlideFile {
+  const file = phase === 'sharp' ? 'tiff' : phase;
+  if (phase === 'tiff' || !(SLIDE_FILES as string[]).includes(file))
+    throw new Error(`unknown phase ${phase}: use sharp, czi, qptiff or mrxs`);
+  return file as SlideFile;
 }
 
 if (process.argv[2] === '--child') await child(process.argv[3], process.argv[4], process.argv[5]);

@@ -216,7 +216,7 @@ async function main(): Promise<void> {
   );
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-tiles-'));
   try {
-    const slides = await generateSlides(dir, width, height, undefined, { cziOnly: true });
+    const slides = await generateSlides(dir, width, height, undefined, ['czi']);
     const wanted = f.get('db');
     const dbs: DbKind[] = wanted === 'postgres' || wanted === 'pglite' ? [wanted] : ['postgres', 'pglite'];
     for (const db of dbs) {
@@ -224,7 +224,7 @@ async function main(): Promise<void> {
         console.log('\n== postgres: not reachable, skipped');
         continue;
       }
-      await runOn(db, slides.czi);
+      await runOn(db, slides.czi!);
     }
     console.log(loadLine());
   } finally {

@@ -80,7 +80,7 @@ class MrxsSlide implements Slide {
   readonly channels = [{ name: 'Brightfield', color: [255, 255, 255] as [number, number, number] }];
   readonly kind = 'brightfield' as const;
   readonly bitsPerSample = 8 as const;
-  private readonly cache = new TileCache();
+  private readonly cache: TileCache;
 
   constructor(
     private readonly data: ByteSource[],
@@ -89,7 +89,10 @@ class MrxsSlide implements Slide {
     readonly properties: Record<string, string>,
     private readonly extra: Map<AssociatedName, Omit<MrxsRecord, 'image'>>,
     private readonly fill: [number, number, number],
-  ) {}
+    cacheBytes: number,
+  ) {
+    this.cache = new TileCache(cacheBytes);
+  }
 
   get associatedNames(): AssociatedName[] {
     return [...this.extra.keys()];
@@ -118,7 +121,7 @@ class MrxsSlide implements Slide {
   async readRegion(level: number, x: number, y: number, w: number, h: number): Promise<RawImage> {
     const lv = this.levels[level];
     const out = allocRaw(w, h, 3, 8);
-    for (let i = 0; i < out.data.length; i += 3) out.data.set(this.fill, i);
+    fillRgb(out.data as Uint8Array, this.fill);
     const ids = new Set<number>();
     for (let cy = Math.floor(y / lv.cell); cy <= Math.floor((y + h - 1) / lv.cell); cy++)
       for (let cx = Math.floor(x / lv.cell); cx <= Math.floor((x + w - 1) / lv.cell); cx++)
@@ -149,6 +152,16 @@ class MrxsSlide implements Slide {
     this.cache.clear();
     await Promise.all(this.data.map((f) => f.close()));
   }
+}
+
+/** Paints every pixel `rgb` with native fills: a memset for grey, else doubling copies of one pixel. */
+function fillRgb(data: Uint8Array, [r, g, b]: [number, number, number]): void {
+  if (r === g && g === b) {
+    data.fill(r);
+    return;
+  }
+  data.set([r, g, b].slice(0, data.length));
+  for (let n = 3; n < data.length; n *= 2) data.copyWithin(n, 0, Math.min(n, data.length - n));
 }
 
 function crop(img: RawImage, x: number, y: number, w: number, h: number): RawImage {
@@ -266,6 +279,7 @@ async function openMrxs(files: string[], openFile: OpenFile = openDiskFile): Pro
         const y = Math.floor(record.image / imagesX);
         if (y >= imagesY)
           throw SlideErrors.mrxsIndex(`image ${record.image} outside the ${imagesX}x${imagesY} grid`);
+        const subs: Array<{ xi: number; yi: number; x0: number; y0: number }> = [];
         for (let yi = 0; yi < perImage; yi++)
           for (let xi = 0; xi < perImage; xi++) {
             const xx = x + xi * div;
@@ -280,18 +294,36 @@ async function openMrxs(files: string[], openFile: OpenFile = openDiskFile): Pro
             } else if (!active.has(photo)) continue;
             const x0 = positions[photo * 2] + sec[0].imageW * (xx - px * div);
             const y0 = positions[photo * 2 + 1] + sec[0].imageH * (yy - py * div);
-            pieces.push({
-              x: x0 / concat,
-              y: y0 / concat,
-              w: tw,
-              h: th,
-              srcX: xi * tw,
-              srcY: yi * th,
-              record,
-            });
+            subs.push({ xi, yi, x0, y0 });
           }
+        // Every subtile where the image itself puts it (photos on the regular grid): draw it whole,
+        // with no crop per read and no rounding of subtile edges.
+        const first = subs[0];
+        const whole =
+          subs.length === perImage * perImage &&
+          subs.every((u) => u.x0 === first.x0 + u.xi * tw * concat && u.y0 === first.y0 + u.yi * th * concat);
+        if (whole) {
+          const at = { x: Math.round(first.x0 / concat), y: Math.round(first.y0 / concat) };
+          pieces.push({ ...at, w: imageW, h: imageH, srcX: 0, srcY: 0, record });
+          continue;
+        }
+        // Subtile edges in whole pixels, rounded alike at both ends so neighbours meet without a gap
+        // when an image side is not a multiple of the subtiles per side (a 500-pixel image at ×8).
+        for (const { xi, yi, x0, y0 } of subs) {
+          const srcX = Math.round(xi * tw);
+          const srcY = Math.round(yi * th);
+          pieces.push({
+            x: Math.round(x0 / concat),
+            y: Math.round(y0 / concat),
+            w: Math.round((xi + 1) * tw) - srcX,
+            h: Math.round((yi + 1) * th) - srcY,
+            srcX,
+            srcY,
+            record,
+          });
+        }
       }
-      const cell = Math.max(64, Math.ceil(Math.max(tw, th)));
+      const cell = pieces.reduce((c, p) => Math.max(c, p.w, p.h), 64);
       levels.push({
         width: Math.floor(baseW / concat),
         height: Math.floor(baseH / concat),
@@ -314,6 +346,10 @@ async function openMrxs(files: string[], openFile: OpenFile = openDiskFile): Pro
     const version = ini.get(G)?.get('SLIDE_VERSION');
     if (version) properties['slideVersion'] = version;
     const bgr = s0.fillBgr;
+    // Decoded images kept: four rows of level-0 images, as the tiler reads full-width bands piece by
+    // piece and the next band starts on the last band's bottom row (else that row is decoded twice).
+    const rowBytes = imagesX * s0.imageW * s0.imageH * 3;
+    const cacheBytes = Math.min(256 * 2 ** 20, Math.max(64 * 2 ** 20, 4 * rowBytes));
     await indexFile.close();
     return new MrxsSlide(
       data,
@@ -322,6 +358,7 @@ async function openMrxs(files: string[], openFile: OpenFile = openDiskFile): Pro
       properties,
       extra,
       [bgr & 0xff, (bgr >> 8) & 0xff, (bgr >> 16) & 0xff],
+      cacheBytes,
     );
   } catch (e) {
     await indexFile.close();
