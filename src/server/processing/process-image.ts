@@ -25,10 +25,9 @@ import type { FileStorage } from '../storage';
 import { addSceneImages } from '../uploads/scenes';
 import { forgetPack, packKey, previewKey, pyramidDone, removeDerived, storeBytes, workDir } from './derived';
 import { slideKeys, tilesDir } from './files';
-import { PackWriter } from './pack-format';
 import { labelPng, thumbnailJpeg } from './previews';
 import { forgetOpenSlide } from './tile-on-demand';
-import { writePyramid } from './tiler';
+import { PYRAMID_NICENESS, writePackInThread } from './pyramid-in-thread';
 import { makeViewable } from './viewable';
 
 export const PROCESS_IMAGE = 'process-image';
@@ -93,7 +92,7 @@ export function processImageHandler(deps: ProcessingDeps): JobHandler {
         deps.log.info({ imageId }, 'image viewable');
         await deps.onViewable?.(imageId);
       }
-      await render(deps, imageId, slide, manifest, signal);
+      await render(deps, imageId, { keys, scene: image.scene }, slide, manifest, signal);
     } finally {
       await slide.close();
     }
@@ -101,13 +100,15 @@ export function processImageHandler(deps: ProcessingDeps): JobHandler {
 }
 
 /**
- * Writes the pyramid(s) and layers.json into a pack on the local disk (DATA_DIR/work), stores the
- * thumbnail and label picture, then the pack: a tile asked for before the pack is stored is cut on
- * demand, and a retried job never leaves half a pyramid behind.
+ * Writes the pyramid(s) and layers.json into a pack on the local disk (DATA_DIR/work), in a thread of
+ * its own (pyramid-in-thread.ts) so that requests are answered meanwhile; stores the thumbnail and
+ * label picture, then the pack: a tile asked for before the pack is stored is cut on demand, and a
+ * retried job never leaves half a pyramid behind.
  */
 async function render(
   deps: ProcessingDeps,
   imageId: string,
+  source: { keys: string[]; scene: number },
   slide: Slide,
   manifest: LayersManifest,
   signal?: AbortSignal,
@@ -115,16 +116,25 @@ async function render(
   const work = workDir(deps.dataDir);
   await fs.mkdir(work, { recursive: true });
   const file = path.join(work, `${imageId}.pack`);
-  const pack = await PackWriter.create(file);
   let pyramid;
   let bytes: number;
   try {
-    pyramid = await writePyramid(slide, pack, { signal });
-    await pack.put('layers.json', Buffer.from(JSON.stringify(manifest)));
-    bytes = await pack.finish();
+    ({ pyramid, bytes } = await writePackInThread(
+      {
+        storage: deps.storage.settings,
+        keys: source.keys,
+        scene: source.scene,
+        maxPixels: deps.maxSlidePixels,
+        file,
+        layersJson: JSON.stringify(manifest),
+        niceness: PYRAMID_NICENESS,
+      },
+      { signal },
+    ));
   } catch (error) {
-    // What was written so far is of no use (a retry starts the pyramid again).
-    await pack.discard();
+    // What was written so far is of no use (a retry starts the pyramid again); the thread removes
+    // it, unless it ended before it could.
+    await fs.rm(file, { force: true });
     throw error;
   }
   try {
