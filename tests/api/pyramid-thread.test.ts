@@ -1,7 +1,8 @@
 // The pyramid step of processing runs in a thread of its own (pyramid-in-thread.ts), so the server's
 // event loop answers requests while it runs: the pack is written by another thread than the caller's,
-// holds exactly the tiles writePyramid makes in process plus layers.json, progress comes back, and a
-// reader's failure inside the thread comes back as the same SlideError (code and reason).
+// holds exactly the tiles writePyramid makes in process plus layers.json, progress comes back, an
+// abort stops it, and a reader's failure inside the thread comes back as the same SlideError (code
+// and reason).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -61,6 +62,17 @@ describe('the pyramid in its own thread', () => {
       .map((e) => path.relative(here, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
     expect(names).toEqual([...loose, 'layers.json'].sort());
     expect(progress.at(-1)).toEqual([expected.tiles, expected.tiles]);
+  });
+
+  it("stops when the job is aborted, with the signal's reason, and leaves no pack", async () => {
+    const abort = new AbortController();
+    const writing = writePackInThread(task(['images/a/brightfield.qptiff'], 'c.pack'), {
+      signal: abort.signal,
+    });
+    // The thread takes the abort message before its first band (opening the slide awaits I/O first).
+    abort.abort(new Error('job stopped'));
+    await expect(writing).rejects.toThrow('job stopped');
+    expect(fs.existsSync(path.join(dir, 'c.pack'))).toBe(false);
   });
 
   it("brings a reader's failure back as the same SlideError and leaves no pack", async () => {
