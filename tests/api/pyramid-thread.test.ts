@@ -1,6 +1,7 @@
 // The pyramid step of processing runs in a thread of its own (pyramid-in-thread.ts), so the server's
 // event loop answers requests while it runs: the pack is written by another thread than the caller's,
-// holds exactly the tiles writePyramid makes in process plus layers.json, progress comes back, an
+// holds exactly the tiles writePyramid makes in process plus layers.json, the thumbnail and label
+// picture come back as previews.ts makes them in process, progress comes back, an
 // abort stops it, and a reader's failure inside the thread comes back as the same SlideError (code
 // and reason).
 import fs from 'node:fs';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileReader, PackIndex } from '../../src/server/processing/pack-format';
+import { labelPng, thumbnailJpeg } from '../../src/server/processing/previews';
 import { writePackInThread, type PyramidTask } from '../../src/server/processing/pyramid-in-thread';
 import { folderSink, writePyramid } from '../../src/server/processing/tiler';
 import { SlideError } from '../../src/server/slides/errors';
@@ -39,7 +41,7 @@ describe('the pyramid in its own thread', () => {
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('writes the pack in another thread: the tiles writePyramid makes here, layers.json, progress', async () => {
+  it('writes the pack in another thread: the tiles writePyramid makes here, layers.json, previews, progress', async () => {
     const progress: Array<[number, number]> = [];
     const result = await writePackInThread(task(['images/a/brightfield.qptiff'], 'a.pack'), {
       onProgress: (done, total) => progress.push([done, total]),
@@ -49,8 +51,13 @@ describe('the pyramid in its own thread', () => {
     const here = path.join(dir, 'here');
     const slide = await openSlide([path.join(FIXTURES, FIXTURE)]);
     const expected = await writePyramid(slide, folderSink(here));
+    const thumbnail = await thumbnailJpeg(slide);
+    const label = await labelPng(slide);
     await slide.close();
     expect(result.pyramid).toEqual(expected);
+    expect(Buffer.from(result.thumbnail).equals(thumbnail)).toBe(true);
+    expect(label).toBeDefined();
+    expect(Buffer.from(result.label!).equals(label!.png)).toBe(true);
 
     const file = path.join(dir, 'a.pack');
     const index = await PackIndex.read(fs.statSync(file).size, fileReader(file));

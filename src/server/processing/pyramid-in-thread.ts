@@ -29,6 +29,10 @@ export interface PackResult {
   pyramid: PyramidResult;
   /** The pack's size in bytes. */
   bytes: number;
+  /** The thumbnail JPEG (previews.ts), made in the thread: a slide without levels of its own takes long. */
+  thumbnail: Uint8Array;
+  /** The label picture as PNG, when the slide has one. */
+  label?: Uint8Array;
   /** The thread that wrote it (never the caller's). */
   threadId: number;
 }
@@ -72,8 +76,9 @@ function fromThreadError(e: ThreadError, signal?: AbortSignal): unknown {
 const ENTRY = new URL('./pyramid-thread.ts', import.meta.url);
 
 /**
- * Writes the slide's pyramid(s) and layers.json into a pack at `task.file` in a thread of its own,
- * and resolves when the pack is complete. Rejects as writePyramid would have.
+ * Writes the slide's pyramid(s) and layers.json into a pack at `task.file` and makes its thumbnail
+ * and label picture, in a thread of its own; resolves when the pack is complete. Rejects as
+ * writePyramid would have.
  */
 export function writePackInThread(
   task: PyramidTask,
@@ -97,7 +102,10 @@ export function writePackInThread(
     worker.on('message', (m: FromThread) => {
       if (m.type === 'progress') opts.onProgress?.(m.done, m.total);
       else if (m.type === 'done')
-        settle(() => resolve({ pyramid: m.pyramid, bytes: m.bytes, threadId: m.threadId }));
+        settle(() => {
+          const { type: _type, ...result } = m;
+          resolve(result);
+        });
       else settle(() => reject(fromThreadError(m.error, signal)));
     });
     worker.on('error', (error) => settle(() => reject(error)));

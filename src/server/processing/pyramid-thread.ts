@@ -1,6 +1,6 @@
 // The pyramid's thread (started by pyramid-in-thread.ts): opens its own storage and the slide from
-// the task's values, writes the pyramid(s) and layers.json into the pack and posts the result, or
-// the error (the pack discarded). Its priority is lowered first, so the server's event loop gets the
+// the task's values, writes the pyramid(s) and layers.json into the pack, makes the thumbnail and
+// label picture and posts them with the result, or the error (the pack discarded). Its priority is lowered first, so the server's event loop gets the
 // CPU before it when both want it.
 import os from 'node:os';
 import { parentPort, threadId, workerData } from 'node:worker_threads';
@@ -9,7 +9,8 @@ import { storageFrom } from '../storage';
 import type { TsWorkerData } from '../threads/ts-worker';
 import { PackWriter } from './pack-format';
 import { toThreadError, type FromThread, type PyramidTask, type ToThread } from './pyramid-in-thread';
-import { writePyramid } from './tiler';
+import { labelPng, thumbnailJpeg } from './previews';
+import { writePyramid, type ChannelRange } from './tiler';
 
 /** Progress is posted at most this often (a big slide has tens of thousands of tiles). */
 const PROGRESS_MS = 250;
@@ -50,7 +51,10 @@ async function run(): Promise<void> {
       });
       await pack.put('layers.json', Buffer.from(task.layersJson));
       const bytes = await pack.finish();
-      post({ type: 'done', pyramid, bytes, threadId });
+      const ranges = pyramid.layers.map((l) => l.range).filter((r): r is ChannelRange => !!r);
+      const thumbnail = await thumbnailJpeg(slide, ranges.length ? ranges : undefined);
+      const label = (await labelPng(slide))?.png;
+      post({ type: 'done', pyramid, bytes, thumbnail, label, threadId });
     } catch (error) {
       await pack.discard();
       throw error;
