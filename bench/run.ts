@@ -11,6 +11,8 @@ const BENCHES: Record<string, string> = {
     'DZI pyramid of a generated 40,000 × 30,000 slide (CZI, QPTIFF) vs sharp .tile() on a plain TIFF (--size WxH, --only, --profile, --keep)',
   'first-tile':
     'upload end → viewable → first full-resolution tile over HTTP, generated 20k×15k and 40k×30k CZI and QPTIFF (--sizes, --only, --db, --dir, --wait)',
+  'processing-load':
+    'list API p50/p99 at N clients idle vs while a generated 20k×15k CZI/QPTIFF pyramid is written (--dir, --size, --only, --clients, --seconds, --db)',
   tiles: 'random tiles of a processed slide through the server at 50 clients (--size, --duration, --db)',
   slides: 'raw reader tile reads of a big CZI (positional: width height concurrency tiles)',
   offline: 'offline-first sync, first paint and replay in Chromium (needs npm run build)',

@@ -25,10 +25,8 @@ import type { FileStorage } from '../storage';
 import { addSceneImages } from '../uploads/scenes';
 import { forgetPack, packKey, previewKey, pyramidDone, removeDerived, storeBytes, workDir } from './derived';
 import { slideKeys, tilesDir } from './files';
-import { PackWriter } from './pack-format';
-import { labelPng, thumbnailJpeg } from './previews';
 import { forgetOpenSlide } from './tile-on-demand';
-import { writePyramid } from './tiler';
+import { PYRAMID_NICENESS, writePackInThread } from './pyramid-in-thread';
 import { makeViewable } from './viewable';
 
 export const PROCESS_IMAGE = 'process-image';
@@ -93,7 +91,7 @@ export function processImageHandler(deps: ProcessingDeps): JobHandler {
         deps.log.info({ imageId }, 'image viewable');
         await deps.onViewable?.(imageId);
       }
-      await render(deps, imageId, slide, manifest, signal);
+      await render(deps, imageId, { keys, scene: image.scene }, manifest, signal);
     } finally {
       await slide.close();
     }
@@ -101,39 +99,45 @@ export function processImageHandler(deps: ProcessingDeps): JobHandler {
 }
 
 /**
- * Writes the pyramid(s) and layers.json into a pack on the local disk (DATA_DIR/work), stores the
- * thumbnail and label picture, then the pack: a tile asked for before the pack is stored is cut on
- * demand, and a retried job never leaves half a pyramid behind.
+ * Writes the pyramid(s) and layers.json into a pack on the local disk (DATA_DIR/work) and makes the
+ * thumbnail and label picture, in a thread of its own (pyramid-in-thread.ts) so that requests are
+ * answered meanwhile; stores the thumbnail and label picture, then the pack: a tile asked for before
+ * the pack is stored is cut on demand, and a retried job never leaves half a pyramid behind.
  */
 async function render(
   deps: ProcessingDeps,
   imageId: string,
-  slide: Slide,
+  source: { keys: string[]; scene: number },
   manifest: LayersManifest,
   signal?: AbortSignal,
 ) {
   const work = workDir(deps.dataDir);
   await fs.mkdir(work, { recursive: true });
   const file = path.join(work, `${imageId}.pack`);
-  const pack = await PackWriter.create(file);
-  let pyramid;
-  let bytes: number;
+  let rendered;
   try {
-    pyramid = await writePyramid(slide, pack, { signal });
-    await pack.put('layers.json', Buffer.from(JSON.stringify(manifest)));
-    bytes = await pack.finish();
+    rendered = await writePackInThread(
+      {
+        storage: deps.storage.settings,
+        keys: source.keys,
+        scene: source.scene,
+        maxPixels: deps.maxSlidePixels,
+        file,
+        layersJson: JSON.stringify(manifest),
+        niceness: PYRAMID_NICENESS,
+      },
+      { signal },
+    );
   } catch (error) {
-    // What was written so far is of no use (a retry starts the pyramid again).
-    await pack.discard();
+    // What was written so far is of no use (a retry starts the pyramid again); the thread removes
+    // it, unless it ended before it could.
+    await fs.rm(file, { force: true });
     throw error;
   }
   try {
     const { storage } = deps;
-    const ranges = pyramid.layers.map((l) => l.range).filter((r): r is { min: number; max: number } => !!r);
-    const thumbnail = await thumbnailJpeg(slide, ranges.length ? ranges : undefined);
-    await storeBytes(storage, previewKey(imageId, 'thumbnail.jpg'), thumbnail, work);
-    const label = await labelPng(slide);
-    if (label) await storeBytes(storage, previewKey(imageId, 'label.png'), label.png, work);
+    await storeBytes(storage, previewKey(imageId, 'thumbnail.jpg'), rendered.thumbnail, work);
+    if (rendered.label) await storeBytes(storage, previewKey(imageId, 'label.png'), rendered.label, work);
     else await storage.delete(previewKey(imageId, 'label.png'));
     await storage.adoptFile(packKey(imageId), file);
   } finally {
@@ -145,7 +149,7 @@ async function render(
   const [still] = await deps.db.select({ id: images.id }).from(images).where(eq(images.id, imageId));
   if (!still) await removeDerived(deps.storage, deps.dataDir, imageId); // deleted while it was written
   await forgetOpenSlide(deps.dataDir, imageId);
-  deps.log.info({ imageId, tiles: pyramid.tiles, bytes }, 'image processed');
+  deps.log.info({ imageId, tiles: rendered.pyramid.tiles, bytes: rendered.bytes }, 'image processed');
 }
 
 export async function markFailed(db: Db, imageId: string, code: string, error: unknown): Promise<void> {

@@ -9,10 +9,20 @@ import type { DataStore } from '@tus/utils';
 import type { ByteSource } from '../slides/file';
 import { LocalStorage } from './local';
 import type { RangedOptions } from './ranged';
-import { S3Storage, s3ConfigFromEnv } from './s3';
+import { S3Storage, s3ConfigFromEnv, type S3Settings } from './s3';
+
+/**
+ * What a storage is built from, as plain values: another thread (the pyramid's, pyramid-thread.ts)
+ * builds its own instance of the same storage from them (`storageFrom`).
+ */
+export type StorageSettings =
+  | { kind: 'local'; root: string; expiryMs: number }
+  | { kind: 's3'; s3: S3Settings; expiryMs: number; ranged: Partial<RangedOptions>; partBytes: number };
 
 export interface FileStorage {
   readonly kind: 'local' | 's3';
+  /** What this storage was built from (`storageFrom` builds an equal one). */
+  readonly settings: StorageSettings;
   /**
    * The tus datastore of uploads in progress. Its ids are the bare tus ids; the bytes sit under
    * `uploads/` in this storage.
@@ -72,6 +82,13 @@ export function createStorage(opts: StorageOptions): FileStorage {
   const s3 = s3ConfigFromEnv(opts.env ?? process.env);
   if (s3) return new S3Storage(s3, opts.expiryMs, opts.ranged);
   return new LocalStorage(path.join(opts.dataDir, 'files'), opts.expiryMs);
+}
+
+/** A storage built from another's `settings` (in another thread, which cannot share the instance). */
+export function storageFrom(settings: StorageSettings): FileStorage {
+  if (settings.kind === 's3')
+    return new S3Storage(settings.s3, settings.expiryMs, settings.ranged, settings.partBytes);
+  return new LocalStorage(settings.root, settings.expiryMs);
 }
 
 const instances = new Map<string, FileStorage>();

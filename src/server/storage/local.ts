@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { FileStore } from '@tus/file-store';
 import { SlideFile, type ByteSource } from '../slides/file';
-import { assertKey, type FileStorage } from './index';
+import { assertKey, type FileStorage, type StorageSettings } from './index';
 
 const isMissing = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT';
 
@@ -16,12 +16,14 @@ export class LocalStorage implements FileStorage {
   readonly checksumMode = 'inline' as const;
   readonly uploads: FileStore;
   private readonly uploadDir: string;
+  readonly settings: StorageSettings;
 
   constructor(
     /** DATA_DIR/files */
     readonly root: string,
     expiryMs: number,
   ) {
+    this.settings = { kind: 'local', root, expiryMs };
     this.uploadDir = path.join(root, 'uploads');
     fs.mkdirSync(this.uploadDir, { recursive: true });
     this.uploads = new FileStore({ directory: this.uploadDir, expirationPeriodInMilliseconds: expiryMs });

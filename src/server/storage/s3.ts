@@ -10,7 +10,7 @@ import type { S3 } from '@aws-sdk/client-s3';
 import { S3Store } from '@tus/s3-store';
 import { DataStore, type Upload } from '@tus/utils';
 import type { ByteSource } from '../slides/file';
-import { assertKey, type FileStorage } from './index';
+import { assertKey, type FileStorage, type StorageSettings } from './index';
 import { RangedSource, type RangedOptions } from './ranged';
 
 export interface S3Settings {
@@ -91,6 +91,7 @@ export class S3Storage implements FileStorage {
   readonly uploads: DataStore;
   private readonly tus: TusS3Store;
   private readonly bucket: string;
+  readonly settings: StorageSettings;
 
   constructor(
     settings: S3Settings,
@@ -99,6 +100,7 @@ export class S3Storage implements FileStorage {
     /** Files up to this size are stored with one PutObject, bigger ones in parts of this size. */
     private readonly partBytes = 64 * 1024 * 1024,
   ) {
+    this.settings = { kind: 's3', s3: settings, expiryMs, ranged, partBytes };
     this.bucket = settings.bucket;
     this.tus = new TusS3Store({
       partSize: 8 * 1024 * 1024,
