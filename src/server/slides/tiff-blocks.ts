@@ -197,7 +197,9 @@ async function decode(
   let raw: Uint8Array;
   if (b.deflate) {
     try {
-      raw = await inflate(packed, { chunkSize: Math.max(64 * 1024, need) });
+      // One output chunk a byte larger than the block: zlib then neither joins chunks nor, having
+      // filled one exactly, allocates another to look for more.
+      raw = await inflate(packed, { chunkSize: need + 1 });
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       throw SlideErrors.qptiffCorrupt(`${b.label} block ${k} does not inflate (${why})`);
