@@ -3,6 +3,8 @@
 // Thumbnail | Overview | Label. Quirks: fluorescence stores one grey page per channel at every level (the
 // channel's Name and Color "r,g,b" on each page); brightfield is one RGB page per level; the XML claims
 // utf-16 but is written as ASCII; pixel size comes from ScanProfile when present, else XResolution.
+// geotiff parses the pages; their pixels come from tiff-blocks.ts where it decodes the page's layout
+// (deflate or none, the fixtures' and scanners' usual), from geotiff's readRasters otherwise.
 
 import { GeoTIFF, type GeoTIFFImage } from 'geotiff';
 import { SlideError, SlideErrors } from './errors';
