@@ -3,11 +3,14 @@
 // Thumbnail | Overview | Label. Quirks: fluorescence stores one grey page per channel at every level (the
 // channel's Name and Color "r,g,b" on each page); brightfield is one RGB page per level; the XML claims
 // utf-16 but is written as ASCII; pixel size comes from ScanProfile when present, else XResolution.
+// geotiff parses the pages; their pixels come from tiff-blocks.ts where it decodes the page's layout
+// (deflate or none, the fixtures' and scanners' usual), from geotiff's readRasters otherwise.
 
 import { GeoTIFF, type GeoTIFFImage } from 'geotiff';
 import { SlideError, SlideErrors } from './errors';
 import { openDiskFile, type ByteSource, type OpenFile } from './file';
 import { allocRaw, blit, toRgb8 } from './raw';
+import { readBlocks, tiffBlocks, type TiffBlocks } from './tiff-blocks';
 import type { AssociatedName, RawImage, Slide, SlideChannel, SlideFormatReader, SlideLevel } from './types';
 import { child, parseXml } from './xml';
 
@@ -74,6 +77,10 @@ class QptiffSlide implements Slide {
     readonly pixelSizeUm: Slide['pixelSizeUm'],
     readonly properties: Record<string, string>,
     private readonly extra: Map<AssociatedName, GeoTIFFImage>,
+    /** The file geotiff parses; pixels of the pages in `blocks` are read from it directly. */
+    private readonly source: ByteSource,
+    /** Pages whose blocks tiff-blocks.ts decodes; the others are read through geotiff. */
+    private readonly blocks: Map<GeoTIFFImage, TiffBlocks>,
   ) {}
 
   get associatedNames(): AssociatedName[] {
@@ -97,11 +104,26 @@ class QptiffSlide implements Slide {
     const x1 = Math.min(page.getWidth(), x + w);
     const y1 = Math.min(page.getHeight(), y + h);
     if (x1 <= x0 || y1 <= y0) return out;
-    const part = await readWindow(page, [x0, y0, x1, y1], bf ? 3 : 1, this.bitsPerSample).catch((e) => {
-      throw corrupt(e);
-    });
-    blit(out, part, x0 - x, y0 - y);
+    await this.read(page, [x0, y0, x1, y1], out, x0 - x, y0 - y);
     return out;
+  }
+
+  /** The page's pixels in `window` into `out` at (dx, dy), natively when tiff-blocks.ts can. */
+  private async read(
+    page: GeoTIFFImage,
+    window: [number, number, number, number],
+    out: RawImage,
+    dx: number,
+    dy: number,
+  ): Promise<void> {
+    const blocks = this.blocks.get(page);
+    try {
+      if (blocks && blocks.samples === out.channels && blocks.bits === out.bits)
+        await readBlocks(blocks, this.source, window, out, dx, dy);
+      else blit(out, await readWindow(page, window, out.channels as 1 | 3, out.bits), dx, dy);
+    } catch (e) {
+      throw corrupt(e);
+    }
   }
 
   async associated(name: AssociatedName): Promise<RawImage | undefined> {
@@ -109,9 +131,8 @@ class QptiffSlide implements Slide {
     if (!page) return undefined;
     const spp = page.getSamplesPerPixel() >= 3 ? 3 : 1;
     const bits = Number(page.getBitsPerSample()) === 16 ? 16 : 8;
-    const img = await readWindow(page, [0, 0, page.getWidth(), page.getHeight()], spp, bits).catch((e) => {
-      throw corrupt(e);
-    });
+    const img = allocRaw(page.getWidth(), page.getHeight(), spp, bits);
+    await this.read(page, [0, 0, img.width, img.height], img, 0, 0);
     return toRgb8(img);
   }
 
@@ -242,6 +263,11 @@ async function openQptiff(path: string, openFile: OpenFile): Promise<Slide> {
       const name = ASSOCIATED[p.type];
       if (name && !extra.has(name)) extra.set(name, p.image);
     }
+    const blocks = new Map<GeoTIFFImage, TiffBlocks>();
+    for (const [i, p] of pages.entries()) {
+      const b = await tiffBlocks(p.image, `page ${i}`);
+      if (b) blocks.set(p.image, b);
+    }
     return new QptiffSlide(
       tiff,
       levelPages,
@@ -252,6 +278,8 @@ async function openQptiff(path: string, openFile: OpenFile): Promise<Slide> {
       await resolutionUm(first),
       {},
       extra,
+      f,
+      blocks,
     );
   } catch (e) {
     await tiff.close();
