@@ -16,7 +16,7 @@ import { images, jobs, organizations } from '../src/server/db/schema';
 import { enqueue } from '../src/server/jobs/queue';
 import { PROCESS_IMAGE } from '../src/server/processing/process-image';
 import { measure, type Summary } from './lib/load';
-import { generateSlides, type GeneratedSlides } from './lib/make-slides';
+import { slidesIn, type SlideFile } from './lib/make-slides';
 import { flags, loadLine, machine, signIn, startServer, type BenchServer, type DbKind } from './lib/server';
 
 const TARGET_RATIO = 1.2;
@@ -24,16 +24,6 @@ const WARMUP_MS = 1000;
 const LIST = { tag: 'scan-groups', path: '/v2/scan-groups?page=1' };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function slidesOf(dir: string, width: number, height: number): Promise<GeneratedSlides> {
-  const stamp = path.join(dir, `generated-${width}x${height}.json`);
-  if (fs.existsSync(stamp)) return JSON.parse(fs.readFileSync(stamp, 'utf8')) as GeneratedSlides;
-  fs.mkdirSync(dir, { recursive: true });
-  const slides = await generateSlides(dir, width, height);
-  fs.rmSync(slides.tiff, { force: true });
-  fs.writeFileSync(stamp, JSON.stringify(slides));
-  return slides;
-}
 
 /** The job's status as the queue has it. */
 async function jobStatus(server: BenchServer, jobId: string): Promise<string | undefined> {
@@ -83,7 +73,7 @@ async function main(): Promise<void> {
   const [width, height] = String(f.get('size') ?? '20000x15000')
     .split('x')
     .map(Number);
-  const formats = String(f.get('only') ?? 'czi,qptiff').split(',') as Array<'czi' | 'qptiff'>;
+  const formats = String(f.get('only') ?? 'czi,qptiff').split(',') as SlideFile[];
   const clients = Number(f.get('clients') ?? 8);
   const seconds = Number(f.get('seconds') ?? 10);
   const db = (f.get('db') ?? 'pglite') as DbKind;
@@ -93,7 +83,7 @@ async function main(): Promise<void> {
   console.log(`${clients} clients, ${seconds} s windows, GET ${LIST.path}, slide ${width}×${height}`);
   console.log(loadLine());
   try {
-    const slides = await slidesOf(path.join(base, `${width}x${height}`), width, height);
+    const { slides } = await slidesIn(path.join(base, `${width}x${height}`), width, height, formats);
     for (const format of formats) {
       const server = await startServer(db);
       server.app.ctx.jobs.start(); // as main.ts does
@@ -110,7 +100,7 @@ async function main(): Promise<void> {
         };
         const [idle] = await measure(job);
         const t0 = performance.now();
-        const jobId = await queueProcessing(server, token, slides[format]);
+        const jobId = await queueProcessing(server, token, slides[format]!);
         const viewableS = (performance.now() - t0) / 1000;
         const [busy] = await measure(job);
         const still = await jobStatus(server, jobId);
