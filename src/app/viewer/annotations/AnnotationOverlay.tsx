@@ -180,7 +180,8 @@ export function AnnotationOverlay({
     <>
       <div
         data-testid="annotation-layer"
-        style={{ position: 'absolute', inset: 0, pointerEvents: 'none', zIndex: 2 }}
+        // Clips the regions canvas, which reaches beyond the view (canvas-layer.ts).
+        style={{ position: 'absolute', inset: 0, pointerEvents: 'none', zIndex: 2, overflow: 'hidden' }}
       >
         <SavedRegionsCanvas
           imageId={imageId}

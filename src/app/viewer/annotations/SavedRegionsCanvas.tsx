@@ -1,7 +1,7 @@
 // The saved (and queued) regions of an image on one canvas over the viewer (canvas-layer.ts), kept in
 // step with OpenSeadragon on each frame of its animation; a click or tap on a region selects it (the
 // selection the Annotations panel shares, selection.ts), and the selected region is outlined on top,
-// in SVG, with its name as the outline's title.
+// in SVG (white under blue, seen on any stain), with its name as the outline's title.
 import { useEffect, useRef, useState } from 'react';
 import type OpenSeadragon from 'openseadragon';
 import { AnnotationUiText } from '../../../api/messages';
@@ -47,7 +47,6 @@ export function SavedRegionsCanvas({
 
   useEffect(() => layer?.setShapes(shapes), [layer, shapes]);
   useEffect(() => layer?.setShown(shown), [layer, shown]);
-  useEffect(() => layer?.setSelected(selected), [layer, selected]);
 
   // Each frame the viewer draws, the layer draws too (when the view moved), and the highlight follows.
   useEffect(() => {
@@ -87,7 +86,8 @@ export function SavedRegionsCanvas({
         data-testid="annotation-canvas"
         data-regions={shapes.length}
         data-selected-id={chosen?.key}
-        style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', pointerEvents: 'none' }}
+        // Placed and sized by the layer: beyond the view by a margin, moved while panning.
+        style={{ position: 'absolute', pointerEvents: 'none' }}
       />
       <svg
         width="100%"
@@ -95,6 +95,15 @@ export function SavedRegionsCanvas({
         style={{ position: 'absolute', inset: 0, overflow: 'hidden', pointerEvents: 'none' }}
       >
         <g ref={highlight}>
+          {chosen && (
+            <path
+              d={pathOf(chosen)}
+              fill="none"
+              stroke="rgba(255, 255, 255, 0.9)"
+              strokeWidth={5}
+              vectorEffect="non-scaling-stroke"
+            />
+          )}
           {chosen && (
             <path
               d={pathOf(chosen)}
