@@ -11,7 +11,7 @@
 //   DIST_DIR, CHROMIUM_PATH as elsewhere.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { chromium, type APIRequestContext, type Page } from '@playwright/test';
+import { chromium, type APIRequestContext, type CDPSession, type Page } from '@playwright/test';
 import type { SeededSlide } from '../tests/e2e/seed-slides';
 import { startSeededServer, stopServer } from './lib/seeded-server';
 import { flags, loadLine, machine } from './lib/server';
@@ -91,6 +91,30 @@ interface BenchWindow {
   __annotationFrames?: { visible: number; vertices: number; ms: number }[];
   __rafs?: number[];
   __recording?: boolean;
+  __commits?: number;
+}
+
+/**
+ * Counts React's commits through the hook React DevTools would set (production builds report to it
+ * too), installed before the app's script: a pan that renders the page shows here.
+ */
+const COUNT_COMMITS = `window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+  supportsFiber: true,
+  renderers: new Map(),
+  inject() { return 1; },
+  checkDCE() {},
+  onScheduleFiberRoot() {},
+  onCommitFiberRoot() { window.__commits = (window.__commits || 0) + 1; },
+  onCommitFiberUnmount() {},
+  onPostCommitFiberRoot() {},
+};`;
+
+/** The renderer's CPU time so far (DevTools' Performance.getMetrics `ProcessTime`), in ms. */
+async function rendererCpuMs(session: CDPSession): Promise<number> {
+  const { metrics } = (await session.send('Performance.getMetrics')) as {
+    metrics: { name: string; value: number }[];
+  };
+  return (metrics.find((m) => m.name === 'ProcessTime')?.value ?? NaN) * 1000;
 }
 
 const quantile = (xs: number[], q: number) => {
@@ -108,6 +132,10 @@ interface PanResult {
   drawMax: number;
   visible: number;
   vertices: number;
+  /** React commits during the pan. */
+  commits: number;
+  /** The renderer process's CPU ms per frame during the pan. */
+  cpuPerFrame: number;
 }
 
 /** Starts recording every animation frame's time (a string: tsx would wrap a named function). */
@@ -115,6 +143,7 @@ const RECORD_FRAMES = `(() => {
   window.__annotationFrames = [];
   window.__rafs = [];
   window.__recording = true;
+  window.__commits = 0;
   const tick = (t) => {
     window.__rafs.push(t);
     if (window.__recording) requestAnimationFrame(tick);
@@ -126,6 +155,9 @@ const RECORD_FRAMES = `(() => {
 async function pan(page: Page): Promise<PanResult> {
   const box = (await page.getByTestId('annotation-layer').boundingBox())!;
   const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+  const session = await page.context().newCDPSession(page);
+  await session.send('Performance.enable');
+  const cpuStart = await rendererCpuMs(session);
   await page.evaluate(RECORD_FRAMES);
   await page.mouse.move(cx, cy);
   await page.mouse.down();
@@ -136,11 +168,13 @@ async function pan(page: Page): Promise<PanResult> {
     await page.mouse.move(cx + dx, cy + dy);
   }
   await page.mouse.up();
-  const { rafs, draws } = await page.evaluate(() => {
+  const { rafs, draws, commits } = await page.evaluate(() => {
     const w = window as unknown as BenchWindow;
     w.__recording = false;
-    return { rafs: w.__rafs ?? [], draws: w.__annotationFrames ?? [] };
+    return { rafs: w.__rafs ?? [], draws: w.__annotationFrames ?? [], commits: w.__commits ?? 0 };
   });
+  const cpu = (await rendererCpuMs(session)) - cpuStart;
+  await session.detach();
   const deltas = rafs.slice(2).map((t, i) => t - rafs[i + 1]);
   const drawMs = draws.map((d) => d.ms);
   return {
@@ -155,6 +189,8 @@ async function pan(page: Page): Promise<PanResult> {
       draws.map((d) => d.vertices),
       0.5,
     ),
+    commits,
+    cpuPerFrame: cpu / Math.max(1, rafs.length),
   };
 }
 
@@ -243,6 +279,7 @@ async function main(): Promise<void> {
       baseURL: `http://127.0.0.1:${port}`,
       viewport: { width: 1280, height: 900 },
     });
+    await context.addInitScript(COUNT_COMMITS);
     const page = await context.newPage();
     await page.goto('/signin');
     await page.getByLabel('E-mail').fill(email);
@@ -295,10 +332,12 @@ async function main(): Promise<void> {
           f(r.drawMax),
           String(r.visible),
           String(r.vertices),
+          String(r.commits),
+          f(r.cpuPerFrame),
           r.p95 < TARGET_P95_MS ? 'met' : 'missed',
         ]);
         console.log(
-          `${label} ${view}: ${r.frames} frames, p50 ${f(r.p50)} p95 ${f(r.p95)} max ${f(r.max)} ms; canvas draw p95 ${f(r.drawP95)} max ${f(r.drawMax)} ms, ${r.visible} regions, ${r.vertices} vertices; ${loadLine()}`,
+          `${label} ${view}: ${r.frames} frames, p50 ${f(r.p50)} p95 ${f(r.p95)} max ${f(r.max)} ms; canvas draw p95 ${f(r.drawP95)} max ${f(r.drawMax)} ms, ${r.visible} regions, ${r.vertices} vertices; ${r.commits} React commits, renderer CPU ${f(r.cpuPerFrame)} ms per frame; ${loadLine()}`,
         );
       }
       return { whole, near };
@@ -362,6 +401,8 @@ async function main(): Promise<void> {
     'draw max',
     'regions drawn',
     'vertices',
+    'commits',
+    'cpu/frame',
     `p95 < ${TARGET_P95_MS}`,
   ];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

@@ -258,3 +258,58 @@ test('the slide and the Annotations panel share one selection', async ({ page })
   await page.getByRole('button', { name: 'Annotations' }).click();
   await expect(row).toHaveAttribute('data-selected', 'true');
 });
+
+/**
+ * Counts React's commits through the hook React DevTools would set (production builds report to it
+ * too): a stand-in that only counts, installed before the app's script runs.
+ */
+const COUNT_COMMITS = `window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+  supportsFiber: true,
+  renderers: new Map(),
+  inject() { return 1; },
+  checkDCE() {},
+  onScheduleFiberRoot() {},
+  onCommitFiberRoot() { window.__commits = (window.__commits || 0) + 1; },
+  onCommitFiberUnmount() {},
+  onPostCommitFiberRoot() {},
+};`;
+
+test('dragging the slide moves the viewer and its layers without rendering the page', async ({ page }) => {
+  await page.addInitScript(COUNT_COMMITS);
+  await signIn(page);
+  const s = slides().brightfield;
+  await processed(page, s.imageId);
+  await page.goto(`/sgviewer/${s.scanGroupId}`);
+  await expect.poll(() => canvasSpread(page), { timeout: 20_000 }).toBeGreaterThan(40);
+  await expect(page.getByLabel(/^Scale: /)).toBeVisible();
+  const scale = await page.getByLabel(/^Scale: /).getAttribute('aria-label');
+  await page.waitForTimeout(1000);
+
+  const commits = () => page.evaluate(() => (window as { __commits?: number }).__commits ?? 0);
+  const frames = `new Promise((resolve) => {
+    let n = 0;
+    const tick = () => (window.__dragging ? (n++, requestAnimationFrame(tick)) : resolve(n));
+    window.__dragging = true;
+    requestAnimationFrame(tick);
+  })`;
+  const box = (await page.getByTestId('annotation-layer').boundingBox())!;
+  const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+  const before = await commits();
+  const counted = page.evaluate(frames) as Promise<number>;
+  await page.mouse.move(cx, cy);
+  await page.mouse.down();
+  const region = page.locator('.navigator .displayregion');
+  const from = await region.boundingBox();
+  for (let i = 1; i <= 40; i++) await page.mouse.move(cx + 120 * Math.sin(i / 6), cy + 60 * Math.sin(i / 9));
+  // The slide moved: the navigator's frame of the view with it.
+  expect(await region.boundingBox()).not.toEqual(from);
+  await page.mouse.up();
+  await page.waitForTimeout(1000);
+  await page.evaluate(() => ((window as { __dragging?: boolean }).__dragging = false));
+  const drawn = await counted;
+  const rendered = (await commits()) - before;
+  // The scale bar stayed as it was (same zoom).
+  await expect(page.getByLabel(/^Scale: /)).toHaveAttribute('aria-label', scale!);
+  // A few commits at most (the pointer's press and release), not one per frame of the pan.
+  expect(rendered, `${rendered} React commits in ${drawn} frames`).toBeLessThan(6);
+});

@@ -21,7 +21,9 @@ export function ScaleBar({
       const screenPerImagePx = item.viewportToImageZoom(viewer.viewport.getZoom(true));
       const umPerScreenPx = umPerPixel / screenPerImagePx;
       const nice = niceLength(120 * umPerScreenPx);
-      setBar({ px: nice.um / umPerScreenPx, label: nice.label });
+      const px = nice.um / umPerScreenPx;
+      // Called on every frame of a pan, where the bar stays as it is: no render then.
+      setBar((b) => (b && b.px === px && b.label === nice.label ? b : { px, label: nice.label }));
     };
     viewer.addHandler('animation', update);
     viewer.addHandler('open', update);

@@ -21,23 +21,9 @@ import { SavedRegionsCanvas } from './SavedRegionsCanvas';
 import { fitImageBox, framedBox } from './fit-region';
 import { clearAnnotationSelection, useAnnotationSelection } from './selection';
 import type { LayerShape } from './canvas-layer';
+import { useMappingFeed } from './view-mapping';
 
 type Osd = typeof OpenSeadragon;
-
-/** Image pixels → the canvas element's CSS pixels: one scale and an offset (the viewer never rotates). */
-interface Mapping {
-  x: number;
-  y: number;
-  scale: number;
-}
-
-function mappingOf(osd: Osd, viewer: OpenSeadragon.Viewer): Mapping | undefined {
-  const item = viewer.world.getItemAt(0);
-  if (!item) return undefined;
-  const origin = item.imageToViewerElementCoordinates(new osd.Point(0, 0));
-  const far = item.imageToViewerElementCoordinates(new osd.Point(10_000, 0));
-  return { x: origin.x, y: origin.y, scale: (far.x - origin.x) / 10_000 };
-}
 
 interface Shape {
   key: string;
@@ -135,7 +121,6 @@ export function AnnotationOverlay({
   const { pixelSize } = useImageFrame(imageId);
   const classes = useAnnotationClasses().data;
   const [osd, setOsd] = useState<Osd>();
-  const [mapping, setMapping] = useState<Mapping>();
   const [shown, setShown] = useState(true);
   const touch = useCoarsePointer();
 
@@ -143,19 +128,21 @@ export function AnnotationOverlay({
     void import('openseadragon').then((m) => setOsd(() => m.default));
   }, []);
 
-  // Follow the viewport: every frame of a pan or zoom, and when the image has been added.
+  // Follow the viewport on every frame of a pan or zoom by setting the lines' transform, not by
+  // rendering: a render of the overlay and its tools each frame costs more than the frame has.
+  const mappings = useMappingFeed(viewer, osd);
+  const openMarks = useRef<SVGGElement>(null);
   useEffect(() => {
-    if (!viewer || !osd) return;
-    const update = () => setMapping(mappingOf(osd, viewer));
-    const events = ['update-viewport', 'resize', 'open'] as const;
-    events.forEach((e) => viewer.addHandler(e, update));
-    viewer.world.addHandler('add-item', update);
-    update();
-    return () => {
-      events.forEach((e) => viewer.removeHandler(e, update));
-      viewer.world.removeHandler('add-item', update);
+    const apply = () => {
+      const m = mappings.get();
+      openMarks.current?.setAttribute(
+        'transform',
+        m ? `translate(${m.x} ${m.y}) scale(${m.scale})` : 'scale(0)',
+      );
     };
-  }, [viewer, osd]);
+    apply();
+    return mappings.subscribe(apply);
+  }, [mappings]);
 
   // Parsed once per change of the annotations, not on every frame of a pan or zoom.
   const shapes = useMemo(() => shapesOf(rows, edits, creates, classes), [rows, edits, creates, classes]);
@@ -189,25 +176,31 @@ export function AnnotationOverlay({
   const { refetch } = list;
   const refetchRows = useCallback(async () => (await refetch()).data?.result ?? [], [refetch]);
 
-  const transform = mapping ? `translate(${mapping.x} ${mapping.y}) scale(${mapping.scale})` : undefined;
   return (
     <>
       <div
         data-testid="annotation-layer"
-        style={{ position: 'absolute', inset: 0, pointerEvents: 'none', zIndex: 2 }}
+        // Clips the regions canvas, which reaches beyond the view (canvas-layer.ts).
+        style={{ position: 'absolute', inset: 0, pointerEvents: 'none', zIndex: 2, overflow: 'hidden' }}
       >
-        <SavedRegionsCanvas imageId={imageId} viewer={viewer} osd={osd} shapes={outlined} shown={shown} />
-        {transform && (
-          <svg width="100%" height="100%" style={{ position: 'absolute', inset: 0, overflow: 'hidden' }}>
-            <g transform={transform}>{shown && <OpenMarks shapes={shapes} />}</g>
-          </svg>
-        )}
+        <SavedRegionsCanvas
+          imageId={imageId}
+          viewer={viewer}
+          mappings={mappings}
+          shapes={outlined}
+          shown={shown}
+        />
+        <svg width="100%" height="100%" style={{ position: 'absolute', inset: 0, overflow: 'hidden' }}>
+          <g ref={openMarks} transform="scale(0)">
+            {shown && <OpenMarks shapes={shapes} />}
+          </g>
+        </svg>
       </div>
       {/* Keyed by image: the tools' undo history belongs to one viewing of one image. */}
       <DrawingTools
         key={imageId}
         viewer={viewer}
-        mapping={mapping}
+        mappings={mappings}
         imageId={imageId}
         reviewId={reviewId}
         pixelSize={pixelSize}

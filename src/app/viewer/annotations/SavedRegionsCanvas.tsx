@@ -1,23 +1,14 @@
 // The saved (and queued) regions of an image on one canvas over the viewer (canvas-layer.ts), kept in
 // step with OpenSeadragon on each frame of its animation; a click or tap on a region selects it (the
 // selection the Annotations panel shares, selection.ts), and the selected region is outlined on top,
-// in SVG, with its name as the outline's title.
+// in SVG (white under blue, seen on any stain), with its name as the outline's title.
 import { useEffect, useRef, useState } from 'react';
 import type OpenSeadragon from 'openseadragon';
 import { AnnotationUiText } from '../../../api/messages';
 import { markPath } from './regions';
-import { CanvasLayer, type FrameStats, type LayerShape, type View } from './canvas-layer';
+import { CanvasLayer, type FrameStats, type LayerShape } from './canvas-layer';
 import { selectAnnotation, useAnnotationSelection } from './selection';
-
-type Osd = typeof OpenSeadragon;
-
-function viewOf(osd: Osd, viewer: OpenSeadragon.Viewer): View | undefined {
-  const item = viewer.world.getItemAt(0);
-  if (!item) return undefined;
-  const origin = item.imageToViewerElementCoordinates(new osd.Point(0, 0));
-  const far = item.imageToViewerElementCoordinates(new osd.Point(10_000, 0));
-  return { x: origin.x, y: origin.y, scale: (far.x - origin.x) / 10_000 };
-}
+import type { MappingFeed } from './view-mapping';
 
 /** The bench reads what each frame drew from here (window.__annotationFrames, when it sets one). */
 declare global {
@@ -32,13 +23,13 @@ const pathOf = (shape: LayerShape) =>
 export function SavedRegionsCanvas({
   imageId,
   viewer,
-  osd,
+  mappings,
   shapes,
   shown,
 }: {
   imageId: string;
   viewer: OpenSeadragon.Viewer | undefined;
-  osd: Osd | undefined;
+  mappings: MappingFeed;
   shapes: readonly LayerShape[];
   shown: boolean;
 }) {
@@ -56,19 +47,24 @@ export function SavedRegionsCanvas({
 
   useEffect(() => layer?.setShapes(shapes), [layer, shapes]);
   useEffect(() => layer?.setShown(shown), [layer, shown]);
-  useEffect(() => layer?.setSelected(selected), [layer, selected]);
 
   // Each frame the viewer draws, the layer draws too (when the view moved), and the highlight follows.
   useEffect(() => {
-    if (!viewer || !osd || !layer) return;
+    if (!layer) return;
     const update = () => {
-      const view = viewOf(osd, viewer);
+      const view = mappings.get();
       layer.setView(view);
       highlight.current?.setAttribute(
         'transform',
         view ? `translate(${view.x} ${view.y}) scale(${view.scale})` : 'scale(0)',
       );
     };
+    update();
+    return mappings.subscribe(update);
+  }, [mappings, layer]);
+
+  useEffect(() => {
+    if (!viewer || !layer) return;
     const click = (e: OpenSeadragon.CanvasClickEvent) => {
       if (!e.quick) return;
       const hit = layer.hitTest(e.position.x, e.position.y);
@@ -78,17 +74,9 @@ export function SavedRegionsCanvas({
       // A click on a region selects it rather than zooming in.
       e.preventDefaultAction = true;
     };
-    const events = ['update-viewport', 'animation', 'resize', 'open'] as const;
-    events.forEach((e) => viewer.addHandler(e, update));
     viewer.addHandler('canvas-click', click);
-    viewer.world.addHandler('add-item', update);
-    update();
-    return () => {
-      events.forEach((e) => viewer.removeHandler(e, update));
-      viewer.removeHandler('canvas-click', click);
-      viewer.world.removeHandler('add-item', update);
-    };
-  }, [viewer, osd, layer, imageId]);
+    return () => viewer.removeHandler('canvas-click', click);
+  }, [viewer, layer, imageId]);
 
   const chosen = shown && selected !== undefined ? shapes.find((s) => s.key === selected) : undefined;
   return (
@@ -98,7 +86,8 @@ export function SavedRegionsCanvas({
         data-testid="annotation-canvas"
         data-regions={shapes.length}
         data-selected-id={chosen?.key}
-        style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', pointerEvents: 'none' }}
+        // Placed and sized by the layer: beyond the view by a margin, moved while panning.
+        style={{ position: 'absolute', pointerEvents: 'none' }}
       />
       <svg
         width="100%"
@@ -106,6 +95,15 @@ export function SavedRegionsCanvas({
         style={{ position: 'absolute', inset: 0, overflow: 'hidden', pointerEvents: 'none' }}
       >
         <g ref={highlight}>
+          {chosen && (
+            <path
+              d={pathOf(chosen)}
+              fill="none"
+              stroke="rgba(255, 255, 255, 0.9)"
+              strokeWidth={5}
+              vectorEffect="non-scaling-stroke"
+            />
+          )}
           {chosen && (
             <path
               d={pathOf(chosen)}

@@ -1,11 +1,14 @@
 // Saved annotations drawn on one <canvas> over the deep-zoom view: thousands of outlines cost one
 // canvas, not thousands of SVG elements. A drawing holds only the outlines whose boxes meet the view
 // (spatial-grid.ts), at the detail the zoom can show (outline-lod.ts); an outline a pixel or two wide
-// is drawn as a small square. While panning at one scale, the view and a margin around it are drawn
-// once on a canvas of their own and only moved, frame after frame, until the view leaves the margin.
+// is drawn as a small square. The canvas reaches MARGIN CSS pixels beyond each edge of the view (its
+// parent clips it): while panning at one scale, the view and the margin are drawn once and the canvas
+// is only moved with a CSS transform, frame after frame, until the view leaves the margin, so the
+// browser composites a moved layer instead of rasterising and handing over a new canvas each frame.
 // The view is given by the caller on each frame of the viewer's animation and the canvas is redrawn
-// then, only when the view changed; other changes (the set, the selection, shown or hidden) redraw
-// on the next animation frame.
+// then, only when the view changed; other changes (the set, shown or hidden) redraw on the next
+// animation frame. The selected region is outlined by the caller, not here: a selection redraws
+// nothing.
 import { LevelCache, distanceToOutline, insideOutline } from './outline-lod';
 import { GridIndex, boxOf, type Box } from './spatial-grid';
 import type { Outline } from './regions';
@@ -39,14 +42,14 @@ export const HIT_SLACK = 4;
 /** CSS pixels drawn beyond each edge of the view while panning: the drawing moves, not redrawn. */
 const MARGIN = 256;
 
-/** What was drawn for a pan: the canvas, and the view it was drawn for. */
-interface Kept {
-  canvas: HTMLCanvasElement;
+/** What is on the canvas: the view it was drawn for, and whether its margin is drawn too. */
+interface Drawn {
   x: number;
   y: number;
   scale: number;
+  /** Drawn for a pan (the margin too), not for a frame of a zoom (the view only). */
+  margin: boolean;
   visible: number;
-  vertices: number;
 }
 
 /** Scales equal but for floating-point rounding. */
@@ -70,12 +73,13 @@ export class CanvasLayer {
   private index = new GridIndex([]);
   private view: View | undefined;
   private shown = true;
-  private selected: string | undefined;
   private frame = 0;
   private width = 0;
   private height = 0;
   last: FrameStats = { visible: 0, vertices: 0, ms: 0 };
-  private cache: Kept | undefined;
+  private drawn: Drawn | undefined;
+  /** Nothing on the canvas: a frame with nothing to draw then leaves it as it is. */
+  private blank = true;
   private lastScale: number | undefined;
 
   /** The element's size as last observed: read from a ResizeObserver, not from layout each frame. */
@@ -86,12 +90,20 @@ export class CanvasLayer {
     private readonly canvas: HTMLCanvasElement,
     private readonly onDrawn?: (stats: FrameStats) => void,
   ) {
-    this.size = { width: canvas.clientWidth, height: canvas.clientHeight };
+    // The canvas is laid out MARGIN beyond each edge of its parent, whose size is the view's.
+    Object.assign(canvas.style, {
+      position: 'absolute',
+      left: `${-MARGIN}px`,
+      top: `${-MARGIN}px`,
+      willChange: 'transform',
+    });
+    const parent = canvas.parentElement ?? canvas;
+    this.size = { width: parent.clientWidth, height: parent.clientHeight };
     this.observer = new ResizeObserver(([entry]) => {
       this.size = { width: entry.contentRect.width, height: entry.contentRect.height };
       this.schedule();
     });
-    this.observer.observe(canvas);
+    this.observer.observe(parent);
   }
 
   setShapes(shapes: readonly LayerShape[]): void {
@@ -101,20 +113,14 @@ export class CanvasLayer {
       lods: shape.outlines.map((o) => new LevelCache(o)),
     }));
     this.index = new GridIndex(this.entries.map((e) => e.box));
-    this.cache = undefined;
+    this.drawn = undefined;
     this.schedule();
   }
 
   setShown(shown: boolean): void {
     if (shown === this.shown) return;
     this.shown = shown;
-    this.cache = undefined;
-    this.schedule();
-  }
-
-  setSelected(key: string | undefined): void {
-    if (key === this.selected) return;
-    this.selected = key;
+    this.drawn = undefined;
     this.schedule();
   }
 
@@ -176,85 +182,85 @@ export class CanvasLayer {
     if (this.resized()) {
       this.width = this.size.width;
       this.height = this.size.height;
-      canvas.width = Math.round(this.width * dpr);
-      canvas.height = Math.round(this.height * dpr);
-      this.cache = undefined;
+      canvas.width = Math.round((this.width + 2 * MARGIN) * dpr);
+      canvas.height = Math.round((this.height + 2 * MARGIN) * dpr);
+      canvas.style.width = `${this.width + 2 * MARGIN}px`;
+      canvas.style.height = `${this.height + 2 * MARGIN}px`;
+      this.blank = true;
+      this.drawn = undefined;
     }
-    const ctx = canvas.getContext('2d');
-    if (!ctx) return;
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.clearRect(0, 0, canvas.width, canvas.height);
     const view = this.view;
     // The scale is worked out from two points each frame: a pan moves it by rounding alone.
     const zooming = !view || !this.lastScale || !sameScale(this.lastScale, view.scale);
     this.lastScale = view?.scale;
     if (!view || !this.shown || view.scale <= 0) {
+      this.clear();
+      this.drawn = undefined;
       this.finish(started, 0, 0);
       return;
     }
-    let stats = { visible: 0, vertices: 0 };
-    if (zooming) {
-      // The scale changes every frame of a zoom: drawn straight, no margin, nothing kept.
-      this.cache = undefined;
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      stats = this.render(ctx, view, 0);
-    } else {
-      // A pan at one scale moves what was drawn: kept with a margin, and only moved, until the
-      // view leaves it.
-      let c = this.cache;
-      const dx = c ? view.x - c.x : 0;
-      const dy = c ? view.y - c.y : 0;
-      if (!c || !sameScale(c.scale, view.scale) || Math.abs(dx) > MARGIN || Math.abs(dy) > MARGIN) {
-        c = this.cache = this.renderKept(view, dpr);
-        stats.vertices = c.vertices;
-      }
-      stats.visible = c.visible;
-      ctx.drawImage(
-        c.canvas,
-        Math.round((view.x - c.x - MARGIN) * dpr),
-        Math.round((view.y - c.y - MARGIN) * dpr),
-      );
+    const d = this.drawn;
+    const dx = d ? view.x - d.x : 0;
+    const dy = d ? view.y - d.y : 0;
+    if (
+      d?.margin &&
+      !zooming &&
+      sameScale(d.scale, view.scale) &&
+      Math.abs(dx) <= MARGIN &&
+      Math.abs(dy) <= MARGIN
+    ) {
+      // A pan within the margin: the drawing is moved, whole device pixels (no resampling).
+      this.place(dx, dy, dpr);
+      this.finish(started, d.visible, 0);
+      return;
     }
-    const selected = this.entries.find((e) => e.shape.key === this.selected);
-    if (selected) {
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      ctx.setLineDash([]);
-      ctx.lineWidth = 5;
-      ctx.strokeStyle = 'rgba(255, 255, 255, 0.9)';
-      ctx.beginPath();
-      this.trace(ctx, selected, view);
-      ctx.stroke();
-      ctx.lineWidth = 2.5;
-      ctx.strokeStyle = '#1c7ed6';
-      ctx.stroke();
+    // A frame of a zoom draws the view only (the scale changes again next frame), a pan the margin too.
+    const visible = this.visibleIn(view, zooming ? 0 : MARGIN);
+    let vertices = 0;
+    if (visible.length > 0 || !this.blank) {
+      const ctx = canvas.getContext('2d');
+      if (!ctx) return;
+      this.clear();
+      ctx.setTransform(dpr, 0, 0, dpr, MARGIN * dpr, MARGIN * dpr);
+      vertices = this.render(ctx, view, visible);
+      this.blank = visible.length === 0;
     }
-    this.finish(started, stats.visible, stats.vertices);
+    this.drawn = { x: view.x, y: view.y, scale: view.scale, margin: !zooming, visible: visible.length };
+    this.place(0, 0, dpr);
+    this.finish(started, visible.length, vertices);
   }
 
-  /** The view with MARGIN CSS pixels around it, drawn on a canvas of its own. */
-  private renderKept(view: View, dpr: number): Kept {
-    const kept = this.cache?.canvas ?? document.createElement('canvas');
-    kept.width = Math.round((this.width + 2 * MARGIN) * dpr);
-    kept.height = Math.round((this.height + 2 * MARGIN) * dpr);
-    const ctx = kept.getContext('2d')!;
-    ctx.setTransform(dpr, 0, 0, dpr, MARGIN * dpr, MARGIN * dpr);
-    const stats = this.render(ctx, view, MARGIN);
-    return { canvas: kept, x: view.x, y: view.y, scale: view.scale, ...stats };
+  private clear() {
+    if (this.blank) return;
+    const ctx = this.canvas.getContext('2d');
+    ctx?.setTransform(1, 0, 0, 1, 0, 0);
+    ctx?.clearRect(0, 0, this.canvas.width, this.canvas.height);
+    this.blank = true;
   }
 
-  /**
-   * Draws the regions that meet the view (widened by `margin` CSS pixels) on `ctx`, whose transform
-   * maps the view's CSS pixels. One path per region, styles set once per style: Chromium fills and
-   * strokes many small paths faster than one path of thousands of contours.
-   */
-  private render(ctx: CanvasRenderingContext2D, view: View, margin: number) {
-    const { x: ox, y: oy, scale } = view;
-    const visible = this.index.search({
+  /** Moves the canvas by (dx, dy) CSS pixels from where it was drawn. */
+  private place(dx: number, dy: number, dpr: number) {
+    const x = Math.round(dx * dpr) / dpr;
+    const y = Math.round(dy * dpr) / dpr;
+    this.canvas.style.transform = x || y ? `translate(${x}px, ${y}px)` : '';
+  }
+
+  /** The entries whose boxes meet the view widened by `margin` CSS pixels. */
+  private visibleIn({ x: ox, y: oy, scale }: View, margin: number): number[] {
+    return this.index.search({
       minX: (-margin - ox) / scale,
       minY: (-margin - oy) / scale,
       maxX: (this.width + margin - ox) / scale,
       maxY: (this.height + margin - oy) / scale,
     });
+  }
+
+  /**
+   * Draws the `visible` entries on `ctx`, whose transform maps the view's CSS pixels; returns the
+   * vertices drawn. One path per region, styles set once per style: Chromium fills and strokes many
+   * small paths faster than one path of thousands of contours.
+   */
+  private render(ctx: CanvasRenderingContext2D, view: View, visible: number[]): number {
     const byStyle = new Map<string, Entry[]>();
     for (const i of visible) {
       const e = this.entries[i];
@@ -276,7 +282,7 @@ export class CanvasLayer {
         ctx.stroke();
       }
     }
-    return { visible: visible.length, vertices };
+    return vertices;
   }
 
   /** Adds the entry's outlines (or its box, when tiny on screen) to the current path; returns the vertices added. */

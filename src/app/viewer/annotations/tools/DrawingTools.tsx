@@ -55,13 +55,7 @@ import {
 import { keyAction, SHORTCUTS, ToolText, TOOLS, tooltipOf, type Tool } from './tools';
 import { useShapeEdits, type Selectable } from './useShapeEdits';
 import { selectAnnotation, useAnnotationSelection } from '../selection';
-
-/** Image pixels → the viewer element's CSS pixels (AnnotationOverlay's mapping). */
-export interface Mapping {
-  x: number;
-  y: number;
-  scale: number;
-}
+import { useHasMapping, useMapping, type Mapping, type MappingFeed } from '../view-mapping';
 
 /** A press within this many screen pixels of a line, a point or a handle is on it. */
 const HIT_SCREEN_PX = 10;
@@ -123,6 +117,68 @@ function Figure({ g, m, color, testId }: { g: ToolGeometry; m: Mapping; color: s
   );
 }
 
+/**
+ * The shape being drawn (with its vertices) and the selected shape (with its handles), in screen
+ * pixels: the one part of the tools that follows every frame of a pan or zoom, mounted only while
+ * there is such a shape.
+ */
+function ToolFigures({
+  mappings,
+  preview,
+  vertices,
+  selection,
+  handles,
+  touch,
+}: {
+  mappings: MappingFeed;
+  preview?: ToolGeometry;
+  vertices?: readonly Point[];
+  selection?: ToolGeometry;
+  handles: boolean;
+  touch: boolean;
+}) {
+  const m = useMapping(mappings);
+  if (!m) return null;
+  return (
+    <svg
+      width="100%"
+      height="100%"
+      style={{ position: 'absolute', inset: 0, overflow: 'hidden', pointerEvents: 'none', zIndex: 2 }}
+    >
+      {preview && <Figure g={preview} m={m} color="#1c7ed6" testId="drawing-preview" />}
+      {vertices?.map(([x, y], i) => (
+        <circle
+          key={i}
+          cx={x * m.scale + m.x}
+          cy={y * m.scale + m.y}
+          r={i === 0 ? 7 : 4}
+          fill="white"
+          stroke="#1c7ed6"
+          strokeWidth={2}
+        />
+      ))}
+      {selection && (
+        <g data-testid="selected-shape">
+          <Figure g={selection} m={m} color="#e8590c" />
+          {handles &&
+            handlesOf(selection).map(([x, y], i) => (
+              <rect
+                key={i}
+                x={x * m.scale + m.x - (touch ? 7 : 5)}
+                y={y * m.scale + m.y - (touch ? 7 : 5)}
+                width={touch ? 14 : 10}
+                height={touch ? 14 : 10}
+                fill="white"
+                stroke="#e8590c"
+                strokeWidth={2}
+              />
+            ))}
+        </g>
+      )}
+    </svg>
+  );
+}
+
 interface Drag {
   pointerId: number;
   start: Point;
@@ -135,7 +191,8 @@ interface Drag {
 
 export interface DrawingToolsProps {
   viewer: OpenSeadragon.Viewer | undefined;
-  mapping: Mapping | undefined;
+  /** Where the image is on screen (AnnotationOverlay's feed). */
+  mappings: MappingFeed;
   imageId: string;
   reviewId?: string;
   pixelSize?: PixelSize;
@@ -159,7 +216,10 @@ export const useCoarsePointer = () =>
 export const toolIconSize = (touch: boolean) => (touch ? 44 : 34);
 
 export function DrawingTools(props: DrawingToolsProps) {
-  const { viewer, mapping, pixelSize, rows, edits, creates, deniedCreate, deniedEdit, classes } = props;
+  const { viewer, mappings, pixelSize, rows, edits, creates, deniedCreate, deniedEdit, classes } = props;
+  // Not the mapping itself: that changes on every frame of a pan, and a render of the tool bar then
+  // costs more than the frame has. Only the shapes drawn in screen pixels follow it (ToolFigures).
+  const placed = useHasMapping(mappings);
   const me = useMe();
   const touch = useCoarsePointer();
   const iconSize = toolIconSize(touch);
@@ -207,8 +267,8 @@ export function DrawingTools(props: DrawingToolsProps) {
 
   // The latest of everything the native listeners read. Pointer moves can come faster than renders,
   // so the drawing and the drag are written here at once, not only when React renders them.
-  const live = useRef({ tool, draw, drag, shapes, selection, selected, mapping, drawn });
-  live.current = { ...live.current, tool, shapes, selection, selected, mapping, drawn };
+  const live = useRef({ tool, draw, drag, shapes, selection, selected, drawn });
+  live.current = { ...live.current, tool, shapes, selection, selected, drawn };
   const putDraw = (next: DrawState | undefined) => {
     live.current.draw = next;
     setDraw(next);
@@ -239,12 +299,12 @@ export function DrawingTools(props: DrawingToolsProps) {
     let press: { id: number; at: [number, number] } | undefined;
     let restore: (() => void) | undefined;
     const toImage = (e: PointerEvent): Point | undefined => {
-      const m = live.current.mapping;
+      const m = mappings.get();
       if (!m) return undefined;
       const box = element.getBoundingClientRect();
       return [(e.clientX - box.left - m.x) / m.scale, (e.clientY - box.top - m.y) / m.scale];
     };
-    const scale = () => ({ pixel: 1 / (live.current.mapping?.scale ?? 1) });
+    const scale = () => ({ pixel: 1 / (mappings.get()?.scale ?? 1) });
     const onControl = (e: PointerEvent) =>
       e.target instanceof Element && !!e.target.closest('button, a, input, [role="dialog"], .navigator');
 
@@ -444,7 +504,8 @@ export function DrawingTools(props: DrawingToolsProps) {
   const drawnText = measureOf(drawn);
   const region = drawn?.type === 'Polygon';
   const shownSelection = drag?.now ?? selection?.geometry;
-  const box = viewer?.element.getBoundingClientRect();
+  // Only while a measurement follows the pointer: it asks the browser for a layout.
+  const box = liveText && cursor ? viewer?.element.getBoundingClientRect() : undefined;
 
   const button = (
     label: string,
@@ -461,7 +522,7 @@ export function DrawingTools(props: DrawingToolsProps) {
         aria-label={label}
         aria-pressed={on}
         aria-keyshortcuts={key.replace('Ctrl', 'Control')}
-        disabled={disabled || !mapping}
+        disabled={disabled || !placed}
         onClick={act}
       >
         <ToolIcon name={icon} />
@@ -471,45 +532,15 @@ export function DrawingTools(props: DrawingToolsProps) {
 
   return (
     <>
-      {mapping && (preview || shownSelection) && (
-        <svg
-          width="100%"
-          height="100%"
-          style={{ position: 'absolute', inset: 0, overflow: 'hidden', pointerEvents: 'none', zIndex: 2 }}
-        >
-          {preview && <Figure g={preview} m={mapping} color="#1c7ed6" testId="drawing-preview" />}
-          {draw?.tool === 'polygon' || draw?.tool === 'polyline'
-            ? draw.points.map(([x, y], i) => (
-                <circle
-                  key={i}
-                  cx={x * mapping.scale + mapping.x}
-                  cy={y * mapping.scale + mapping.y}
-                  r={i === 0 ? 7 : 4}
-                  fill="white"
-                  stroke="#1c7ed6"
-                  strokeWidth={2}
-                />
-              ))
-            : null}
-          {shownSelection && (
-            <g data-testid="selected-shape">
-              <Figure g={shownSelection} m={mapping} color="#e8590c" />
-              {selection?.editable &&
-                handlesOf(shownSelection).map(([x, y], i) => (
-                  <rect
-                    key={i}
-                    x={x * mapping.scale + mapping.x - (touch ? 7 : 5)}
-                    y={y * mapping.scale + mapping.y - (touch ? 7 : 5)}
-                    width={touch ? 14 : 10}
-                    height={touch ? 14 : 10}
-                    fill="white"
-                    stroke="#e8590c"
-                    strokeWidth={2}
-                  />
-                ))}
-            </g>
-          )}
-        </svg>
+      {(preview || shownSelection) && (
+        <ToolFigures
+          mappings={mappings}
+          preview={preview}
+          vertices={draw?.tool === 'polygon' || draw?.tool === 'polyline' ? draw.points : undefined}
+          selection={shownSelection}
+          handles={!!selection?.editable}
+          touch={touch}
+        />
       )}
       <Group
         gap={4}
