@@ -304,6 +304,7 @@ export async function writePyramid(
   // One pixel buffer per encode in flight (and one being filled), reused tile after tile.
   const spare: Buffer[] = [];
   const tilePixels = () => spare.pop() ?? Buffer.allocUnsafe((TILE_SIZE + 2 * OVERLAP) ** 2 * channels);
+  const bands = [0, 1].map(() => Buffer.allocUnsafe(bandRows * width * channels));
   let done = 0;
   for (const layer of layers) {
     await sink.put(`${layer.name}.dzi`, Buffer.from(dziXml(width, height)));
@@ -328,14 +329,31 @@ export async function writePyramid(
     let top: LevelWriter | undefined;
     for (let i = levels.length - 1; i >= 0; i--)
       top = new LevelWriter(levels[i], channels, incoming[i], top, emit, tilePixels);
-    for (let y = 0; y < height; y += bandRows) {
-      if (opts.signal?.aborted) {
-        await pool.drain();
-        opts.signal.throwIfAborted();
+    // The next band is read (decoded in libuv's pool) while this one is halved and encoded. Its
+    // failure is kept as a value until awaited, so it is never an unhandled rejection meanwhile.
+    const read = (y: number, into: Buffer): Promise<{ failed: unknown } | undefined> =>
+      readBand(slide, y, Math.min(bandRows, height - y), channels, layer, into, 0).then(
+        () => undefined,
+        (failed: unknown) => ({ failed }),
+      );
+    let ahead = read(0, bands[0]);
+    try {
+      for (let y = 0, i = 0; y < height; y += bandRows, i++) {
+        const rows = Math.min(bandRows, height - y);
+        const result = await ahead;
+        if (result) throw result.failed;
+        if (opts.signal?.aborted) {
+          await pool.drain();
+          opts.signal.throwIfAborted();
+        }
+        const band = bands[i % 2];
+        if (y + bandRows < height) ahead = read(y + bandRows, bands[(i + 1) % 2]);
+        band.copy(top!.buf, top!.room(rows), 0, rows * width * channels);
+        await top!.commit(rows);
       }
-      const rows = Math.min(bandRows, height - y);
-      await readBand(slide, y, rows, channels, layer, top!.buf, top!.room(rows));
-      await top!.commit(rows);
+    } finally {
+      // A read still running must not write into the buffers once the caller moves on.
+      await ahead;
     }
     await pool.drain();
   }
