@@ -4,10 +4,11 @@
 // How (bench/pyramid.ts measured why): full resolution is read ONCE, in full-width bands, and every
 // lower level is made from the level above by a 2×2 box average as the bands stream through, so no
 // pixel is decoded twice and the reader's own (slow, downsample²) shrinking is never used. Each level
-// keeps only the rows its next tile row needs, so memory is bounded by the band (≈ 48 MiB) and the
-// slide's width, not its height. Tiles are JPEG-encoded by sharp several at a time (libuv's pool)
-// while the main thread reads and shrinks the next rows. Every file goes to a sink: the image's pyramid
-// pack (pack-format.ts) in processing, a plain folder in the benches.
+// keeps only the rows its next tile row and next halving need, in a buffer allocated once, so memory
+// is bounded by the band (≤ 48 MiB, at least 512 rows; the next band is read while this one is
+// encoded) and the slide's width, not its height. Tiles are copied out and JPEG-encoded by sharp
+// several at a time (libuv's pool) while the main thread shrinks the next rows. Every file goes to a
+// sink: the image's pyramid pack (pack-format.ts) in processing, a plain folder in the benches.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
