@@ -3,8 +3,11 @@
 // then times `writePyramid` (src/server/processing/tiler.ts) on the CZI and the QPTIFF beside
 // sharp(plain.tif).tile({size: 254, overlap: 1, layout: 'dz'}) in the same run: megapixels/s, peak
 // RSS (each phase in its own child process, sampled every 100 ms), and the ratio to sharp (target ≥ 0.8).
-// Usage: npx tsx bench/pyramid.ts [--size 40000x30000] [--only sharp,czi,qptiff] [--profile] [--keep]
+// The `vips` phase times the vips CLI's `dzsave` of the plain TIFF (same tiles, quality 85) as a second
+// baseline, when the CLI is installed (apt-get install libvips-tools), else says it is skipped.
+// Usage: npx tsx bench/pyramid.ts [--size 40000x30000] [--only sharp,vips,czi,qptiff] [--profile] [--keep]
 //        [--dir <folder to keep and reuse the generated slides in>]
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -116,6 +119,22 @@ async function main(): Promise<void> {
       fs.rmSync(out, { recursive: true, force: true });
       fs.mkdirSync(out);
       t = performance.now();
+      if (phase === 'vips') {
+        const vips = runVips(slides.tiff, out);
+        if (!vips) console.log('vips    skipped: no vips CLI');
+        else {
+          const r = vips.result;
+          rows.push({ phase, mps: mp / r.seconds, peak: vips.peakRssMiB, r });
+          console.log(
+            `vips    ${r.seconds.toFixed(1).padStart(7)} s ${(mp / r.seconds).toFixed(1).padStart(7)} MP/s ` +
+              `cpu ${r.cpuSeconds.toFixed(1).padStart(6)} s (${(mp / r.cpuSeconds).toFixed(1)} MP per cpu-s)  ` +
+              `peak RSS ${vips.peakRssMiB.toFixed(0).padStart(5)} MiB  ${r.tiles} tiles in ${r.levels} levels, ` +
+              `${(r.bytes / 2 ** 20).toFixed(0)} MiB`,
+          );
+        }
+        fs.rmSync(out, { recursive: true, force: true });
+        continue;
+      }
       const run = await runChild<PhaseResult>(SELF, ['--child', phase, input(inputs, phase), out], {
         profile: f.has('profile') && phase !== 'sharp',
       });
@@ -145,6 +164,22 @@ async function main(): Promise<void> {
     if (reuse || f.has('keep')) console.log(`kept ${dir}`);
     else fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** `vips dzsave` of `tiff` into `out`, timed by GNU time (wall, CPU, peak RSS); undefined without vips. */
+function runVips(tiff: string, out: string): { result: PhaseResult; peakRssMiB: number } | undefined {
+  if (spawnSync('vips', ['--version']).status !== 0) return undefined;
+  const args = ['-f', '%e %U %S %M', 'vips', 'dzsave', tiff, path.join(out, 'rgb')];
+  args.push('--tile-size', '254', '--overlap', '1', '--suffix', '.jpeg[Q=85]');
+  const run = spawnSync('/usr/bin/time', args, { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`vips dzsave failed: ${run.stderr}`);
+  const [seconds, user, sys, maxKb] = run.stderr.trim().split('\n').at(-1)!.split(' ').map(Number);
+  const { files, bytes } = walk(path.join(out, 'rgb_files'));
+  const levels = fs.readdirSync(path.join(out, 'rgb_files')).filter((d) => /^\d+$/.test(d)).length;
+  return {
+    result: { seconds, cpuSeconds: user + sys, tiles: files, levels, bytes },
+    peakRssMiB: maxKb / 1024,
+  };
 }
 
 function input(inputs: Record<string, string>, phase: string): string {
