@@ -132,7 +132,6 @@ async function main(): Promise<void> {
               `${(r.bytes / 2 ** 20).toFixed(0)} MiB`,
           );
         }
-        fs.rmSync(out, { recursive: true, force: true });
         continue;
       }
       const run = await runChild<PhaseResult>(SELF, ['--child', phase, input(inputs, phase), out], {
@@ -147,8 +146,10 @@ async function main(): Promise<void> {
           `${(r.bytes / 2 ** 20).toFixed(0)} MiB`,
       );
       if (run.profile) for (const line of run.profile) console.log(`    ${line}`);
-      fs.rmSync(out, { recursive: true, force: true });
     }
+    // Outputs are deleted only now: ext4 makes files slowly for a minute or more after thousands
+    // were deleted in the same place, which would slow whichever phase ran next.
+    for (const phase of phases) fs.rmSync(path.join(dir, `out-${phase}`), { recursive: true, force: true });
     const base = rows.find((x) => x.phase === 'sharp');
     if (base)
       for (const x of rows.filter((y) => y.phase !== 'sharp')) {
