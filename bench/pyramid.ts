@@ -3,8 +3,11 @@
 // TIFF, all from the same pixels; then times `writePyramid` (src/server/processing/tiler.ts) on each beside
 // sharp(plain.tif).tile({size: 254, overlap: 1, layout: 'dz'}) in the same run: megapixels/s, peak
 // RSS (each phase in its own child process, sampled every 100 ms), and the ratio to sharp (target ≥ 0.8).
-// Usage: npx tsx bench/pyramid.ts [--size 40000x30000] [--only sharp,czi,qptiff,mrxs] [--profile] [--keep]
+// The `vips` phase times the vips CLI's `dzsave` of the plain TIFF (same tiles, quality 85) as a second
+// baseline, when the CLI is installed (apt-get install libvips-tools), else says it is skipped.
+// Usage: npx tsx bench/pyramid.ts [--size 40000x30000] [--only sharp,vips,czi,qptiff,mrxs] [--profile] [--keep]
 //        [--dir <folder to keep and reuse the generated slides in; only the phases' missing slides are made>]
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -80,7 +83,7 @@ async function main(): Promise<void> {
   const [width, height] = String(f.get('size') ?? '40000x30000')
     .split('x')
     .map(Number);
-  const phases = String(f.get('only') ?? 'sharp,czi,qptiff,mrxs').split(',');
+  const phases = String(f.get('only') ?? 'sharp,vips,czi,qptiff,mrxs').split(',');
   console.log(`pyramid bench, ${new Date().toISOString()}, ${machine()}`);
   console.log(loadLine());
   // --dir keeps the generated slides there and reuses them on the next run of the same size.
@@ -114,6 +117,21 @@ async function main(): Promise<void> {
       const out = path.join(dir, `out-${phase}`);
       fs.rmSync(out, { recursive: true, force: true });
       fs.mkdirSync(out);
+      if (phase === 'vips') {
+        const vips = runVips(slides.tiff!, out);
+        if (!vips) console.log('vips    skipped: no vips CLI');
+        else {
+          const r = vips.result;
+          rows.push({ phase, mps: mp / r.seconds, peak: vips.peakRssMiB, r });
+          console.log(
+            `vips    ${r.seconds.toFixed(1).padStart(7)} s ${(mp / r.seconds).toFixed(1).padStart(7)} MP/s ` +
+              `cpu ${r.cpuSeconds.toFixed(1).padStart(6)} s (${(mp / r.cpuSeconds).toFixed(1)} MP per cpu-s)  ` +
+              `peak RSS ${vips.peakRssMiB.toFixed(0).padStart(5)} MiB  ${r.tiles} tiles in ${r.levels} levels, ` +
+              `${(r.bytes / 2 ** 20).toFixed(0)} MiB`,
+          );
+        }
+        continue;
+      }
       const run = await runChild<PhaseResult>(SELF, ['--child', phase, slides[fileOf(phase)]!, out], {
         profile: f.has('profile') && phase !== 'sharp',
       });
@@ -126,15 +144,17 @@ async function main(): Promise<void> {
           `${(r.bytes / 2 ** 20).toFixed(0)} MiB`,
       );
       if (run.profile) for (const line of run.profile) console.log(`    ${line}`);
-      fs.rmSync(out, { recursive: true, force: true });
     }
-    const base = rows.find((x) => x.phase === 'sharp');
-    if (base)
-      for (const x of rows.filter((y) => y.phase !== 'sharp')) {
+    // Outputs are deleted only now: ext4 makes files slowly for a minute or more after thousands
+    // were deleted in the same place, which would slow whichever phase ran next.
+    for (const phase of phases) fs.rmSync(path.join(dir, `out-${phase}`), { recursive: true, force: true });
+    // Each reader against each libvips baseline of the same run (sharp().tile(), vips dzsave).
+    for (const base of rows.filter((x) => x.phase === 'sharp' || x.phase === 'vips'))
+      for (const x of rows.filter((y) => y.phase !== 'sharp' && y.phase !== 'vips')) {
         const ratio = x.mps / base.mps;
         const cpuRatio = base.r.cpuSeconds / x.r.cpuSeconds;
         console.log(
-          `ratio ${x.phase} / sharp: ${ratio.toFixed(2)} of the rate (target ≥ ${TARGET_RATIO}: ` +
+          `ratio ${x.phase} / ${base.phase}: ${ratio.toFixed(2)} of the rate (target ≥ ${TARGET_RATIO}: ` +
             `${ratio >= TARGET_RATIO ? 'met' : 'missed'}); ${cpuRatio.toFixed(2)} of the work per CPU-second`,
         );
       }
@@ -145,12 +165,28 @@ async function main(): Promise<void> {
   }
 }
 
-/** The generated slide a phase reads: sharp reads the plain TIFF, the others their own format. */
+/** The generated slide a phase reads: sharp and vips read the plain TIFF, the others their own format. */
 function fileOf(phase: string): SlideFile {
-  const file = phase === 'sharp' ? 'tiff' : phase;
+  const file = phase === 'sharp' || phase === 'vips' ? 'tiff' : phase;
   if (phase === 'tiff' || !(SLIDE_FILES as string[]).includes(file))
-    throw new Error(`unknown phase ${phase}: use sharp, czi, qptiff or mrxs`);
+    throw new Error(`unknown phase ${phase}: use sharp, vips, czi, qptiff or mrxs`);
   return file as SlideFile;
+}
+
+/** `vips dzsave` of `tiff` into `out`, timed by GNU time (wall, CPU, peak RSS); undefined without vips. */
+function runVips(tiff: string, out: string): { result: PhaseResult; peakRssMiB: number } | undefined {
+  if (spawnSync('vips', ['--version']).status !== 0) return undefined;
+  const args = ['-f', '%e %U %S %M', 'vips', 'dzsave', tiff, path.join(out, 'rgb')];
+  args.push('--tile-size', '254', '--overlap', '1', '--suffix', '.jpeg[Q=85]');
+  const run = spawnSync('/usr/bin/time', args, { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`vips dzsave failed: ${run.stderr}`);
+  const [seconds, user, sys, maxKb] = run.stderr.trim().split('\n').at(-1)!.split(' ').map(Number);
+  const { files, bytes } = walk(path.join(out, 'rgb_files'));
+  const levels = fs.readdirSync(path.join(out, 'rgb_files')).filter((d) => /^\d+$/.test(d)).length;
+  return {
+    result: { seconds, cpuSeconds: user + sys, tiles: files, levels, bytes },
+    peakRssMiB: maxKb / 1024,
+  };
 }
 
 if (process.argv[2] === '--child') await child(process.argv[3], process.argv[4], process.argv[5]);

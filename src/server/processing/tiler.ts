@@ -4,10 +4,11 @@
 // How (bench/pyramid.ts measured why): full resolution is read ONCE, in full-width bands, and every
 // lower level is made from the level above by a 2×2 box average as the bands stream through, so no
 // pixel is decoded twice and the reader's own (slow, downsample²) shrinking is never used. Each level
-// keeps only the rows its next tile row needs, so memory is bounded by the band (≈ 48 MiB) and the
-// slide's width, not its height. Tiles are JPEG-encoded by sharp several at a time (libuv's pool)
-// while the main thread reads and shrinks the next rows. Every file goes to a sink: the image's pyramid
-// pack (pack-format.ts) in processing, a plain folder in the benches.
+// keeps only the rows its next tile row and next halving need, in a buffer allocated once, so memory
+// is bounded by the band (≤ 48 MiB, at least 512 rows; the next band is read while this one is
+// encoded) and the slide's width, not its height. Tiles are copied out and JPEG-encoded by sharp
+// several at a time (libuv's pool) while the main thread shrinks the next rows. Every file goes to a
+// sink: the image's pyramid pack (pack-format.ts) in processing, a plain folder in the benches.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -30,10 +31,22 @@ export interface PyramidResult {
 
 /** Bytes of full-resolution pixels read per band (the height adapts to the slide's width). */
 const BAND_BYTES = 48 * 2 ** 20;
+/** Fewest rows per band: a whole row of the readers' usual 512-px tiles. */
+const MIN_BAND_ROWS = 512;
 /** Width of one read from the slide (a band is read piece by piece). */
 const PIECE_WIDTH = 4096;
 /** JPEG encodes in flight: enough to keep libuv's four threads busy while the main thread works. */
 const ENCODES_IN_FLIGHT = 8;
+
+/**
+ * Rows per band: a power of two, at least MIN_BAND_ROWS, so that bands start and end on the tile rows
+ * of a file tiled in 256, 512 or 1024 px and each of its tiles is decoded by one band only.
+ */
+function bandHeight(rowBytes: number, height: number): number {
+  let rows = MIN_BAND_ROWS;
+  while (rows * 2 * rowBytes <= BAND_BYTES) rows *= 2;
+  return Math.min(rows, height);
+}
 
 /** Percentile display range of one channel, from the smallest level with at least 256 px a side. */
 export async function channelRange(slide: Slide, channel: number): Promise<ChannelRange> {
@@ -61,41 +74,35 @@ export function to8bit(img: RawImage, range: ChannelRange): Buffer {
   return out;
 }
 
-/** Rows [y0, y0 + rows) of one level, `channels` 8-bit samples per pixel, tightly packed. */
-interface Band {
-  y0: number;
-  rows: number;
-  data: Buffer;
-}
-
-/** Halves `rows` rows of width `w` by 2×2 averages (an odd last row or column averages with itself). */
-function halve(src: Buffer, w: number, rows: number, ch: number): Buffer {
+/**
+ * Halves `rows` rows of width `w` (from byte `at` of `src`) by 2×2 averages into `dst` from byte `to`;
+ * an odd last row or column averages with itself.
+ */
+function halve(src: Buffer, at: number, w: number, rows: number, ch: number, dst: Buffer, to: number): void {
   const w2 = (w + 1) >> 1;
   const rows2 = (rows + 1) >> 1;
-  const out = Buffer.allocUnsafe(w2 * rows2 * ch);
   const stride = w * ch;
   const pairs = w >> 1;
   for (let j = 0; j < rows2; j++) {
-    const a = 2 * j * stride;
+    const a = at + 2 * j * stride;
     const b = 2 * j + 1 < rows ? a + stride : a;
-    let o = j * w2 * ch;
+    let o = to + j * w2 * ch;
     if (ch === 3) {
       // The common case, unrolled: about twice as fast as the general loop below.
       for (let x = 0, p = 0; x < pairs; x++, p += 6) {
-        out[o++] = (src[a + p] + src[a + p + 3] + src[b + p] + src[b + p + 3] + 2) >> 2;
-        out[o++] = (src[a + p + 1] + src[a + p + 4] + src[b + p + 1] + src[b + p + 4] + 2) >> 2;
-        out[o++] = (src[a + p + 2] + src[a + p + 5] + src[b + p + 2] + src[b + p + 5] + 2) >> 2;
+        dst[o++] = (src[a + p] + src[a + p + 3] + src[b + p] + src[b + p + 3] + 2) >> 2;
+        dst[o++] = (src[a + p + 1] + src[a + p + 4] + src[b + p + 1] + src[b + p + 4] + 2) >> 2;
+        dst[o++] = (src[a + p + 2] + src[a + p + 5] + src[b + p + 2] + src[b + p + 5] + 2) >> 2;
       }
     } else
       for (let x = 0, p = 0; x < pairs; x++, p += 2 * ch)
         for (let c = 0; c < ch; c++)
-          out[o++] = (src[a + p + c] + src[a + p + ch + c] + src[b + p + c] + src[b + p + ch + c] + 2) >> 2;
+          dst[o++] = (src[a + p + c] + src[a + p + ch + c] + src[b + p + c] + src[b + p + ch + c] + 2) >> 2;
     if (w & 1) {
       const p = (w - 1) * ch;
-      for (let c = 0; c < ch; c++) out[o++] = (src[a + p + c] + src[b + p + c] + 1) >> 1;
+      for (let c = 0; c < ch; c++) dst[o++] = (src[a + p + c] + src[b + p + c] + 1) >> 1;
     }
   }
-  return out;
 }
 
 /** Runs at most `limit` promises at once; `add` waits only for a free slot. */
@@ -117,94 +124,102 @@ class Pool {
   }
 }
 
-/** Where a tile's pixels are: a rectangle of a window of rows (`width` × `rows`, `channels` samples). */
-interface TileSource {
-  window: Buffer;
-  width: number;
-  rows: number;
+/** A tile's pixels, tightly packed: the first w × h × channels samples of `buffer` (reused per tile). */
+interface TilePixels {
+  buffer: Buffer;
+  w: number;
+  h: number;
   channels: number;
-  rect: { x: number; y: number; w: number; h: number };
 }
 
 /**
- * One DZI level being filled from the top: keeps its rows since the current tile row's first in one
- * contiguous window (so every tile is a plain rectangle of it, cut out by sharp in libuv's pool, not
- * copied row by row here), emits tile rows as they complete and feeds the halved rows to the level below.
+ * One DZI level being filled from the top. Its rows since the first one still needed (by the next tile
+ * row, or by the next row pair to halve) stay in one buffer allocated once: new rows are written after
+ * them, and kept rows move to its start when older ones are done. A tile is copied out of it before it
+ * is encoded, so the buffer never waits for an encode, and no buffer of the size of a band is allocated
+ * per band: fresh pages cost the kernel more than the copies.
  */
 class LevelWriter {
-  private window = Buffer.alloc(0);
-  private windowY0 = 0;
-  private windowRows = 0;
+  readonly buf: Buffer;
+  private readonly rowBytes: number;
+  /** Level row held at the buffer's row 0, and how many rows are held. */
+  private y0 = 0;
+  private rows = 0;
+  /** Rows [0, halved) have gone to the level below. */
+  private halved = 0;
   private nextTileRow = 0;
-  /** An even-numbered row waiting for its partner before it can be halved. */
-  private carry: Buffer | undefined;
 
+  /** `incoming`: the most rows one `commit` adds. */
   constructor(
     private readonly level: DziLevel,
     private readonly channels: number,
+    incoming: number,
     private readonly below: LevelWriter | undefined,
-    private readonly emit: (level: DziLevel, col: number, row: number, tile: TileSource) => Promise<void>,
-  ) {}
+    private readonly emit: (level: DziLevel, col: number, row: number, tile: TilePixels) => Promise<void>,
+    private readonly tilePixels: () => Buffer,
+  ) {
+    this.rowBytes = level.width * channels;
+    // Kept rows are fewer than a tile row plus its overlaps (see `commit`).
+    const capacity = Math.min(level.height, TILE_SIZE + 2 * OVERLAP + incoming);
+    this.buf = Buffer.allocUnsafe(capacity * this.rowBytes);
+  }
 
-  async add(band: Band): Promise<void> {
-    const rowBytes = this.level.width * this.channels;
-    // The window becomes [kept rows, band rows]: one copy per band, and a fresh buffer, because
-    // tiles still being encoded hold the previous one.
-    const next = Buffer.allocUnsafe((this.windowRows + band.rows) * rowBytes);
-    this.window.copy(next, 0, 0, this.windowRows * rowBytes);
-    band.data.copy(next, this.windowRows * rowBytes, 0, band.rows * rowBytes);
-    this.window = next;
-    this.windowRows += band.rows;
-    if (this.below) await this.feedBelow(band);
-    const { level } = this;
-    const received = this.windowY0 + this.windowRows;
+  /** Byte offset where the next `rows` rows go. */
+  room(rows: number): number {
+    if ((this.rows + rows) * this.rowBytes > this.buf.length) throw new Error('LevelWriter: no room');
+    return this.rows * this.rowBytes;
+  }
+
+  /** Takes `rows` rows written at `room(rows)`: halves what it can into the level below, emits tiles. */
+  async commit(rows: number): Promise<void> {
+    this.rows += rows;
+    const { level, rowBytes } = this;
+    const received = this.y0 + this.rows;
+    if (this.below) {
+      const upTo = received === level.height ? received : received & ~1;
+      if (upTo > this.halved) {
+        const n = upTo - this.halved;
+        const half = (n + 1) >> 1;
+        const to = this.below.room(half);
+        halve(
+          this.buf,
+          (this.halved - this.y0) * rowBytes,
+          level.width,
+          n,
+          this.channels,
+          this.below.buf,
+          to,
+        );
+        this.halved = upTo;
+        await this.below.commit(half);
+      }
+    }
     while (this.nextTileRow < level.rows) {
       const r = this.nextTileRow;
       if (received < Math.min(level.height, (r + 1) * TILE_SIZE + OVERLAP)) break;
-      for (let col = 0; col < level.cols; col++) {
-        const rect = tileRect(level, col, r);
-        await this.emit(level, col, r, {
-          window: this.window,
-          width: level.width,
-          rows: this.windowRows,
-          channels: this.channels,
-          rect: { ...rect, y: rect.y - this.windowY0 },
-        });
-      }
+      for (let col = 0; col < level.cols; col++) await this.emitTile(col, r);
       this.nextTileRow++;
     }
-    // Keep only rows the next tile row (which starts one overlap row early) still needs.
-    const keepFrom = Math.max(this.windowY0, this.nextTileRow * TILE_SIZE - OVERLAP);
-    if (keepFrom > this.windowY0) {
-      const drop = Math.min(this.windowRows, keepFrom - this.windowY0);
-      this.window = this.window.subarray(drop * rowBytes);
-      this.windowY0 += drop;
-      this.windowRows -= drop;
+    // Keep the rows the next tile row (which starts one overlap row early) and the next halving need.
+    let keepFrom = Math.max(0, this.nextTileRow * TILE_SIZE - OVERLAP);
+    if (this.below) keepFrom = Math.min(keepFrom, this.halved);
+    const drop = Math.min(this.rows, keepFrom - this.y0);
+    if (drop > 0) {
+      this.buf.copyWithin(0, drop * rowBytes, this.rows * rowBytes);
+      this.y0 += drop;
+      this.rows -= drop;
     }
   }
 
-  private async feedBelow(band: Band): Promise<void> {
-    const rowBytes = this.level.width * this.channels;
-    let data = band.data;
-    let rows = band.rows;
-    let y0 = band.y0;
-    if (this.carry) {
-      data = Buffer.concat([this.carry, data.subarray(0, rows * rowBytes)]);
-      rows++;
-      y0--;
-      this.carry = undefined;
-    }
-    const last = y0 + rows === this.level.height;
-    if (rows % 2 === 1 && !last) {
-      rows--;
-      this.carry = Buffer.from(data.subarray(rows * rowBytes, (rows + 1) * rowBytes));
-    }
-    if (rows === 0) return;
-    await this.below!.add({
-      y0: y0 / 2,
-      rows: (rows + 1) >> 1,
-      data: halve(data, this.level.width, rows, this.channels),
-    });
+  private emitTile(col: number, row: number): Promise<void> {
+    const { x, y, w, h } = tileRect(this.level, col, row);
+    const ch = this.channels;
+    const tileRowBytes = w * ch;
+    const data = this.tilePixels();
+    let from = (y - this.y0) * this.rowBytes + x * ch;
+    for (let r = 0, to = 0; r < h; r++, from += this.rowBytes, to += tileRowBytes)
+      this.buf.copy(data, to, from, from + tileRowBytes);
+    return this.emit(this.level, col, row, { buffer: data, w, h, channels: ch });
   }
 }
 
@@ -224,8 +239,9 @@ async function readRegion8(
 }
 
 /**
- * Full-resolution rows [y0, y0 + rows) of one layer, read in pieces PIECE_WIDTH wide so that what
- * the reader decodes at once (the file's tiles under one piece) does not grow with the slide's width.
+ * Full-resolution rows [y0, y0 + rows) of one layer into `dst` from byte `at`, read in pieces
+ * PIECE_WIDTH wide so that what the reader decodes at once (the file's tiles under one piece) does not
+ * grow with the slide's width.
  */
 async function readBand(
   slide: Slide,
@@ -233,17 +249,18 @@ async function readBand(
   rows: number,
   channels: number,
   layer: { channel?: number; range?: ChannelRange },
-): Promise<Buffer> {
+  dst: Buffer,
+  at: number,
+): Promise<void> {
   const { width } = slide.levels[0];
-  if (width <= PIECE_WIDTH) return readRegion8(slide, 0, y0, width, rows, layer);
-  const band = Buffer.allocUnsafe(width * rows * channels);
   for (let x = 0; x < width; x += PIECE_WIDTH) {
     const w = Math.min(PIECE_WIDTH, width - x);
     const piece = await readRegion8(slide, x, y0, w, rows, layer);
-    for (let r = 0; r < rows; r++)
-      piece.copy(band, (r * width + x) * channels, r * w * channels, (r + 1) * w * channels);
+    if (w === width) piece.copy(dst, at, 0, rows * w * channels);
+    else
+      for (let r = 0; r < rows; r++)
+        piece.copy(dst, at + (r * width + x) * channels, r * w * channels, (r + 1) * w * channels);
   }
-  return band;
 }
 
 /** A sink writing each file under `dir` as a loose file (benches comparing tilers). */
@@ -282,34 +299,62 @@ export async function writePyramid(
         );
   const channels = slide.kind === 'brightfield' ? 3 : 1;
   const total = layers.length * levels.reduce((n, l) => n + l.cols * l.rows, 0);
-  const bandRows = Math.max(2, Math.min(1024, Math.floor(BAND_BYTES / (width * channels)) & ~1));
+  const bandRows = bandHeight(width * channels, height);
   const pool = new Pool(ENCODES_IN_FLIGHT);
   const sink = typeof out === 'string' ? folderSink(out) : out;
+  // One pixel buffer per encode in flight (and one being filled), reused tile after tile.
+  const spare: Buffer[] = [];
+  const tilePixels = () => spare.pop() ?? Buffer.allocUnsafe((TILE_SIZE + 2 * OVERLAP) ** 2 * channels);
+  const bands = [0, 1].map(() => Buffer.allocUnsafe(bandRows * width * channels));
   let done = 0;
   for (const layer of layers) {
     await sink.put(`${layer.name}.dzi`, Buffer.from(dziXml(width, height)));
-    const emit = (l: DziLevel, col: number, row: number, t: TileSource) =>
+    const emit = (l: DziLevel, col: number, row: number, t: TilePixels) =>
       pool.add(async () => {
-        const { x, y, w, h } = t.rect;
-        const jpeg = await sharp(t.window, {
-          raw: { width: t.width, height: t.rows, channels: t.channels as 1 | 3 },
-        })
-          .extract({ left: x, top: y, width: w, height: h })
-          .jpeg({ quality: opts.quality ?? 85, mozjpeg: false })
-          .toBuffer();
-        await sink.put(`${layer.name}_files/${l.level}/${col}_${row}.jpeg`, jpeg);
-        opts.onProgress?.(++done, total);
+        try {
+          const pixels = t.buffer.subarray(0, t.w * t.h * t.channels);
+          const jpeg = await sharp(pixels, {
+            raw: { width: t.w, height: t.h, channels: t.channels as 1 | 3 },
+          })
+            .jpeg({ quality: opts.quality ?? 85, mozjpeg: false })
+            .toBuffer();
+          await sink.put(`${layer.name}_files/${l.level}/${col}_${row}.jpeg`, jpeg);
+          opts.onProgress?.(++done, total);
+        } finally {
+          spare.push(t.buffer);
+        }
       });
     // levels[0] is full resolution; each writer feeds the next smaller level.
+    const incoming = levels.map((_l, i) => (i === 0 ? bandRows : 0));
+    for (let i = 1; i < levels.length; i++) incoming[i] = (incoming[i - 1] >> 1) + 1;
     let top: LevelWriter | undefined;
-    for (const l of [...levels].reverse()) top = new LevelWriter(l, channels, top, emit);
-    for (let y = 0; y < height; y += bandRows) {
-      if (opts.signal?.aborted) {
-        await pool.drain();
-        opts.signal.throwIfAborted();
+    for (let i = levels.length - 1; i >= 0; i--)
+      top = new LevelWriter(levels[i], channels, incoming[i], top, emit, tilePixels);
+    // The next band is read (decoded in libuv's pool) while this one is halved and encoded. Its
+    // failure is kept as a value until awaited, so it is never an unhandled rejection meanwhile.
+    const read = (y: number, into: Buffer): Promise<{ failed: unknown } | undefined> =>
+      readBand(slide, y, Math.min(bandRows, height - y), channels, layer, into, 0).then(
+        () => undefined,
+        (failed: unknown) => ({ failed }),
+      );
+    let ahead = read(0, bands[0]);
+    try {
+      for (let y = 0, i = 0; y < height; y += bandRows, i++) {
+        const rows = Math.min(bandRows, height - y);
+        const result = await ahead;
+        if (result) throw result.failed;
+        if (opts.signal?.aborted) {
+          await pool.drain();
+          opts.signal.throwIfAborted();
+        }
+        const band = bands[i % 2];
+        if (y + bandRows < height) ahead = read(y + bandRows, bands[(i + 1) % 2]);
+        band.copy(top!.buf, top!.room(rows), 0, rows * width * channels);
+        await top!.commit(rows);
       }
-      const rows = Math.min(bandRows, height - y);
-      await top!.add({ y0: y, rows, data: await readBand(slide, y, rows, channels, layer) });
+    } finally {
+      // A read still running must not write into the buffers once the caller moves on.
+      await ahead;
     }
     await pool.drain();
   }
