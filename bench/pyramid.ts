@@ -109,7 +109,7 @@ async function main(): Promise<void> {
         (made.length
           ? ` (${made.join(', ')} made in ${((performance.now() - t) / 1000).toFixed(0)} s)`
           : '') +
-        `: ${phases.map((p) => `${fileOf(p)} ${mib(slides[fileOf(p)]!)} MiB`).join(', ')}`,
+        `: ${[...new Set(phases.map(fileOf))].map((file) => `${file} ${mib(slides[file]!)} MiB`).join(', ')}`,
     );
     const mp = (width * height) / 1e6;
     const rows: Array<{ phase: string; mps: number; peak: number; r: PhaseResult }> = [];
