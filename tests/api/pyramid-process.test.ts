@@ -1,17 +1,16 @@
-// The pyramid step of processing runs in a thread of its own (pyramid-in-thread.ts), so the server's
-// event loop answers requests while it runs: the pack is written by another thread than the caller's,
+// The pyramid step of processing runs in a child process of its own (pyramid-process.ts), so the
+// server's threads answer requests while it runs: the pack is written by another process,
 // holds exactly the tiles writePyramid makes in process plus layers.json, the thumbnail and label
 // picture come back as previews.ts makes them in process, progress comes back, an
-// abort stops it, and a reader's failure inside the thread comes back as the same SlideError (code
+// abort kills the child and leaves no pack, and a reader's failure inside the thread comes back as the same SlideError (code
 // and reason).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileReader, PackIndex } from '../../src/server/processing/pack-format';
 import { labelPng, thumbnailJpeg } from '../../src/server/processing/previews';
-import { writePackInThread, type PyramidTask } from '../../src/server/processing/pyramid-in-thread';
+import { writePackInChild, type PyramidTask } from '../../src/server/processing/pyramid-process';
 import { folderSink, writePyramid } from '../../src/server/processing/tiler';
 import { SlideError } from '../../src/server/slides/errors';
 import { openSlide } from '../../src/server/slides/registry';
@@ -20,7 +19,7 @@ import { createStorage, type FileStorage } from '../../src/server/storage';
 const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures');
 const FIXTURE = 'qptiff/brightfield.qptiff';
 
-describe('the pyramid in its own thread', () => {
+describe('the pyramid in its own process', () => {
   let dir: string;
   let storage: FileStorage;
   const task = (keys: string[], file: string): PyramidTask => ({
@@ -33,7 +32,7 @@ describe('the pyramid in its own thread', () => {
   });
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-pyramid-thread-'));
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-pyramid-process-'));
     storage = createStorage({ dataDir: dir, env: {}, expiryMs: 60_000 });
     await storage.putFile('images/a/brightfield.qptiff', path.join(FIXTURES, FIXTURE));
     fs.writeFileSync(path.join(dir, 'not-a-slide.qptiff'), 'these bytes are no TIFF');
@@ -41,12 +40,13 @@ describe('the pyramid in its own thread', () => {
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('writes the pack in another thread: the tiles writePyramid makes here, layers.json, previews, progress', async () => {
+  it('writes the pack in another process: the tiles writePyramid makes here, layers.json, previews, progress', async () => {
     const progress: Array<[number, number]> = [];
-    const result = await writePackInThread(task(['images/a/brightfield.qptiff'], 'a.pack'), {
+    const result = await writePackInChild(task(['images/a/brightfield.qptiff'], 'a.pack'), {
       onProgress: (done, total) => progress.push([done, total]),
     });
-    expect(result.threadId).not.toBe(threadId);
+    expect(result.pid).not.toBe(process.pid);
+    expect(children()).toEqual([]);
 
     const here = path.join(dir, 'here');
     const slide = await openSlide([path.join(FIXTURES, FIXTURE)]);
@@ -71,21 +71,35 @@ describe('the pyramid in its own thread', () => {
     expect(progress.at(-1)).toEqual([expected.tiles, expected.tiles]);
   });
 
-  it("stops when the job is aborted, with the signal's reason, and leaves no pack", async () => {
+  it("kills the child when the job is aborted, with the signal's reason, and leaves no pack", async () => {
     const abort = new AbortController();
-    const writing = writePackInThread(task(['images/a/brightfield.qptiff'], 'c.pack'), {
+    const file = path.join(dir, 'c.pack');
+    let running: number[] = [];
+    let niceness: number[] = [];
+    const writing = writePackInChild(task(['images/a/brightfield.qptiff'], 'c.pack'), {
       signal: abort.signal,
+      // The first progress comes once the pack is open and the first band written.
+      onProgress: () => {
+        if (abort.signal.aborted) return;
+        running = children();
+        niceness = running.flatMap(threadNiceness);
+        abort.abort(new Error('job stopped'));
+      },
     });
-    // The thread takes the abort message before its first band (opening the slide awaits I/O first).
-    abort.abort(new Error('job stopped'));
     await expect(writing).rejects.toThrow('job stopped');
-    expect(fs.existsSync(path.join(dir, 'c.pack'))).toBe(false);
+    expect(running).toHaveLength(1);
+    // Every thread of the child, libuv's pool and V8's among them, 10 nicer than this one (at most 19).
+    expect(niceness.length).toBeGreaterThan(4);
+    expect(new Set(niceness)).toEqual(new Set([Math.min(19, os.getPriority(0) + 10)]));
+    expect(alive(running[0]!)).toBe(false);
+    expect(children()).toEqual([]);
+    expect(fs.existsSync(file)).toBe(false);
   });
 
   it("brings a reader's failure back as the same SlideError and leaves no pack", async () => {
     const inProcess = await openSlide([path.join(dir, 'not-a-slide.qptiff')]).catch((e: unknown) => e);
     expect(inProcess).toBeInstanceOf(SlideError);
-    const error = await writePackInThread(task(['images/b/not-a-slide.qptiff'], 'b.pack')).catch(
+    const error = await writePackInChild(task(['images/b/not-a-slide.qptiff'], 'b.pack')).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(SlideError);
@@ -95,5 +109,40 @@ describe('the pyramid in its own thread', () => {
       message: (inProcess as SlideError).message,
     });
     expect(fs.existsSync(path.join(dir, 'b.pack'))).toBe(false);
+    expect(children()).toEqual([]);
   });
 });
+
+/** This process's children (Linux /proc): their pids. */
+function children(): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        // The parent's pid is the 2nd field after the command, which is in parentheses.
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid;
+      } catch {
+        return false; // ended meanwhile
+      }
+    })
+    .map(Number);
+}
+
+/** The niceness of each of a process's threads (Linux /proc: the 19th field of a thread's stat). */
+function threadNiceness(pid: number): number[] {
+  return fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
