@@ -39,7 +39,9 @@ function lowerPriority(increment) {
 }
 
 if (niceness) lowerPriority(Number(niceness));
-// A child never outlives its parent: the IPC channel closes when the parent ends, however it ends.
+// A child never outlives its parent: the IPC channel closes when the parent ends, however it ends;
+// one that closed while this module was being loaded has already emitted its 'disconnect'.
 process.on('disconnect', () => process.exit(0));
+if (!process.connected) process.exit(0);
 register();
 await import(entry);
