@@ -2,7 +2,8 @@
 // server's threads answer requests while it runs: the pack is written by another process,
 // holds exactly the tiles writePyramid makes in process plus layers.json, the thumbnail and label
 // picture come back as previews.ts makes them in process, progress comes back, an
-// abort kills the child and leaves no pack, and a reader's failure inside the thread comes back as the same SlideError (code
+// abort kills the child and leaves no pack, a child that dies unasked is a plain Error (the queue
+// retries it), and a reader's failure inside the child comes back as the same SlideError (code
 // and reason).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -92,6 +93,25 @@ describe('the pyramid in its own process', () => {
     expect(niceness.length).toBeGreaterThan(4);
     expect(new Set(niceness)).toEqual(new Set([Math.min(19, os.getPriority(0) + 10)]));
     expect(alive(running[0]!)).toBe(false);
+    expect(children()).toEqual([]);
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it('rejects with a plain Error when the child dies unasked, and leaves no pack', async () => {
+    const file = path.join(dir, 'd.pack');
+    let killed = false;
+    const error = await writePackInChild(task(['images/a/brightfield.qptiff'], 'd.pack'), {
+      // As the kernel's OOM killer would: no handler of the child's runs.
+      onProgress: () => {
+        if (killed) return;
+        killed = true;
+        for (const pid of children()) process.kill(pid, 'SIGKILL');
+      },
+    }).catch((e: unknown) => e);
+    expect(killed).toBe(true);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(SlideError);
+    expect((error as Error).message).toBe('pyramid process exited (SIGKILL) before the pack was written');
     expect(children()).toEqual([]);
     expect(fs.existsSync(file)).toBe(false);
   });
