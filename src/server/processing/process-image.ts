@@ -26,7 +26,7 @@ import { addSceneImages } from '../uploads/scenes';
 import { forgetPack, packKey, previewKey, pyramidDone, removeDerived, storeBytes, workDir } from './derived';
 import { slideKeys, tilesDir } from './files';
 import { forgetOpenSlide } from './tile-on-demand';
-import { PYRAMID_NICENESS, writePackInThread } from './pyramid-in-thread';
+import { PYRAMID_NICENESS, writePackInChild } from './pyramid-process';
 import { makeViewable } from './viewable';
 
 export const PROCESS_IMAGE = 'process-image';
@@ -100,7 +100,7 @@ export function processImageHandler(deps: ProcessingDeps): JobHandler {
 
 /**
  * Writes the pyramid(s) and layers.json into a pack on the local disk (DATA_DIR/work) and makes the
- * thumbnail and label picture, in a thread of its own (pyramid-in-thread.ts) so that requests are
+ * thumbnail and label picture, in a child process of its own (pyramid-process.ts) so that requests are
  * answered meanwhile; stores the thumbnail and label picture, then the pack: a tile asked for before
  * the pack is stored is cut on demand, and a retried job never leaves half a pyramid behind.
  */
@@ -114,26 +114,20 @@ async function render(
   const work = workDir(deps.dataDir);
   await fs.mkdir(work, { recursive: true });
   const file = path.join(work, `${imageId}.pack`);
-  let rendered;
-  try {
-    rendered = await writePackInThread(
-      {
-        storage: deps.storage.settings,
-        keys: source.keys,
-        scene: source.scene,
-        maxPixels: deps.maxSlidePixels,
-        file,
-        layersJson: JSON.stringify(manifest),
-        niceness: PYRAMID_NICENESS,
-      },
-      { signal },
-    );
-  } catch (error) {
-    // What was written so far is of no use (a retry starts the pyramid again); the thread removes
-    // it, unless it ended before it could.
-    await fs.rm(file, { force: true });
-    throw error;
-  }
+  // On failure the pack is gone when this rejects (writePackInChild waits for the child's end): a
+  // retry starts the pyramid again.
+  const rendered = await writePackInChild(
+    {
+      storage: deps.storage.settings,
+      keys: source.keys,
+      scene: source.scene,
+      maxPixels: deps.maxSlidePixels,
+      file,
+      layersJson: JSON.stringify(manifest),
+      niceness: PYRAMID_NICENESS,
+    },
+    { signal },
+  );
   try {
     const { storage } = deps;
     await storeBytes(storage, previewKey(imageId, 'thumbnail.jpg'), rendered.thumbnail, work);

@@ -12,7 +12,7 @@ import type { RangedOptions } from './ranged';
 import { S3Storage, s3ConfigFromEnv, type S3Settings } from './s3';
 
 /**
- * What a storage is built from, as plain values: another thread (the pyramid's, pyramid-thread.ts)
+ * What a storage is built from, as plain values: another process (the pyramid's, pyramid-child.ts)
  * builds its own instance of the same storage from them (`storageFrom`).
  */
 export type StorageSettings =

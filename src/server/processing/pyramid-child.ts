@@ -1,0 +1,56 @@
+// The pyramid's child process (forked by pyramid-process.ts through ts-entry.mjs, which has lowered
+// its priority): asks for its task and takes it from the reply, opens its own storage and the slide from
+// its values, writes the pyramid(s) and layers.json into the pack, makes the thumbnail and label
+// picture and sends them with the result, or the error (the pack discarded).
+import { openSlide } from '../slides/registry';
+import { storageFrom } from '../storage';
+import { PackWriter } from './pack-format';
+import { toChildError, type FromChild, type PyramidTask, type ToChild } from './pyramid-process';
+import { labelPng, thumbnailJpeg } from './previews';
+import { writePyramid, type ChannelRange } from './tiler';
+
+/** Progress is sent at most this often (a big slide has tens of thousands of tiles). */
+const PROGRESS_MS = 250;
+
+const send = (m: FromChild) => {
+  if (process.connected) process.send!(m);
+};
+
+async function run(task: PyramidTask): Promise<void> {
+  const storage = storageFrom(task.storage);
+  const slide = await openSlide(task.keys, {
+    maxPixels: task.maxPixels,
+    scene: task.scene,
+    openFile: (key) => storage.openSource(key),
+  });
+  try {
+    const pack = await PackWriter.create(task.file);
+    try {
+      let last = 0;
+      const pyramid = await writePyramid(slide, pack, {
+        onProgress: (done, total) => {
+          const now = Date.now();
+          if (now - last < PROGRESS_MS && done < total) return;
+          last = now;
+          send({ type: 'progress', done, total });
+        },
+      });
+      await pack.put('layers.json', Buffer.from(task.layersJson));
+      const bytes = await pack.finish();
+      const ranges = pyramid.layers.map((l) => l.range).filter((r): r is ChannelRange => !!r);
+      const thumbnail = await thumbnailJpeg(slide, ranges.length ? ranges : undefined);
+      const label = (await labelPng(slide))?.png;
+      send({ type: 'done', pyramid, bytes, thumbnail, label, pid: process.pid });
+    } catch (error) {
+      await pack.discard();
+      throw error;
+    }
+  } finally {
+    await slide.close();
+  }
+}
+
+process.once('message', (m: ToChild) => {
+  run(m.task).catch((error: unknown) => send({ type: 'error', error: toChildError(error) }));
+});
+send({ type: 'ready' });
