@@ -1,17 +1,21 @@
 // The pyramid step of processing runs in a child process of its own (pyramid-process.ts), so the
 // server's threads answer requests while it runs: the pack is written by another process,
 // holds exactly the tiles writePyramid makes in process plus layers.json, the thumbnail and label
-// picture come back as previews.ts makes them in process, progress comes back, an
-// abort kills the child and leaves no pack, a child that dies unasked is a plain Error (the queue
+// picture come back as previews.ts makes them in process, progress comes back, the child writes the
+// next pack without starting again, an abort kills the child and leaves no pack, a child that dies unasked is a plain Error (the queue
 // retries it), and a reader's failure inside the child comes back as the same SlideError (code
 // and reason).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fileReader, PackIndex } from '../../src/server/processing/pack-format';
 import { labelPng, thumbnailJpeg } from '../../src/server/processing/previews';
-import { writePackInChild, type PyramidTask } from '../../src/server/processing/pyramid-process';
+import {
+  endIdlePyramidChildren,
+  writePackInChild,
+  type PyramidTask,
+} from '../../src/server/processing/pyramid-process';
 import { folderSink, writePyramid } from '../../src/server/processing/tiler';
 import { SlideError } from '../../src/server/slides/errors';
 import { openSlide } from '../../src/server/slides/registry';
@@ -47,7 +51,13 @@ describe('the pyramid in its own process', () => {
       onProgress: (done, total) => progress.push([done, total]),
     });
     expect(result.pid).not.toBe(process.pid);
-    expect(children()).toEqual([]);
+    // The child stays for the next pack, and writes it without starting again.
+    expect(children()).toEqual([result.pid]);
+    const again = await writePackInChild(task(['images/a/brightfield.qptiff'], 'a2.pack'));
+    expect(again.pid).toBe(result.pid);
+    expect(again.bytes).toBe(result.bytes);
+    endIdlePyramidChildren();
+    await vi.waitFor(() => expect(children()).toEqual([]));
 
     const here = path.join(dir, 'here');
     const slide = await openSlide([path.join(FIXTURES, FIXTURE)]);

@@ -1,7 +1,8 @@
 // The pyramid's child process (forked by pyramid-process.ts through ts-entry.mjs, which has lowered
 // its priority): asks for its task and takes it from the reply, opens its own storage and the slide from
 // its values, writes the pyramid(s) and layers.json into the pack, makes the thumbnail and label
-// picture and sends them with the result, or the error (the pack discarded).
+// picture and sends them with the result, or the error (the pack discarded); then waits for the next
+// task until the parent disconnects.
 import { openSlide } from '../slides/registry';
 import { storageFrom } from '../storage';
 import { PackWriter } from './pack-format';
@@ -50,7 +51,8 @@ async function run(task: PyramidTask): Promise<void> {
   }
 }
 
-process.once('message', (m: ToChild) => {
+// One task at a time: the parent sends the next only after this one's answer.
+process.on('message', (m: ToChild) => {
   run(m.task).catch((error: unknown) => send({ type: 'error', error: toChildError(error) }));
 });
 send({ type: 'ready' });

@@ -7,10 +7,11 @@
 // storage and slide; it sends progress, is killed when the job is aborted, and its failure comes
 // back as the same kind of error (a SlideError with its code and reason), so the job handles it as
 // it would one thrown here. A child that ends without an answer (a crash, out of memory, killed) is
-// a plain Error, which the queue retries.
+// a plain Error, which the queue retries. A child that wrote its pack waits a while for the next.
 import fs from 'node:fs/promises';
 import { SlideError, type SlideErrorCode } from '../slides/errors';
 import type { StorageSettings } from '../storage';
+import type { ChildProcess } from 'node:child_process';
 import { tsChild } from '../children/ts-child';
 import type { PyramidResult } from './tiler';
 
@@ -84,13 +85,83 @@ function fromChildError(e: ChildError): Error {
 
 const ENTRY = new URL('./pyramid-child.ts', import.meta.url);
 
+/**
+ * A child that finished its pack waits this long for the next one: starting one (Node, tsx, the
+ * readers, sharp, the storage's client) takes 1–2 s, which a lab's run of uploads, or a test suite's,
+ * would pay per image.
+ */
+export const IDLE_CHILD_MS = 30_000;
+/** Idle children kept at most (one per pyramid job that ran at once). */
+const MAX_IDLE_CHILDREN = 2;
+
+interface IdleChild {
+  child: ChildProcess;
+  niceness: number;
+  timer: NodeJS.Timeout;
+}
+const idle: IdleChild[] = [];
+
+/** An idle child no longer holds this process open (its channel and handle are unreferenced). */
+function setHeld(child: ChildProcess, held: boolean) {
+  const channel = child.channel as { ref?: () => void; unref?: () => void } | null | undefined;
+  if (held) {
+    child.ref();
+    channel?.ref?.();
+  } else {
+    child.unref();
+    channel?.unref?.();
+  }
+}
+
+function takeIdle(niceness: number): ChildProcess | undefined {
+  const i = idle.findIndex((c) => c.niceness === niceness && c.child.connected);
+  if (i < 0) return undefined;
+  const [{ child, timer }] = idle.splice(i, 1);
+  clearTimeout(timer);
+  setHeld(child, true);
+  return child;
+}
+
+function keepIdle(child: ChildProcess, niceness: number) {
+  if (idle.length >= MAX_IDLE_CHILDREN || !child.connected) {
+    if (child.connected) child.disconnect(); // ts-entry.mjs exits on this
+    return;
+  }
+  const entry: IdleChild = { child, niceness, timer: setTimeout(() => release(entry), IDLE_CHILD_MS) };
+  entry.timer.unref();
+  setHeld(child, false);
+  idle.push(entry);
+}
+
+function release(entry: IdleChild) {
+  const i = idle.indexOf(entry);
+  if (i >= 0) idle.splice(i, 1);
+  clearTimeout(entry.timer);
+  if (entry.child.connected) entry.child.disconnect();
+}
+
+/** Ends every idle child (they also end after IDLE_CHILD_MS, and with this process). */
+export function endIdlePyramidChildren(): void {
+  for (const entry of [...idle]) release(entry);
+}
+
+function forkChild(niceness: number): ChildProcess {
+  const child = tsChild(ENTRY, { niceness });
+  // An idle child that ends (killed, out of memory) is not handed out again.
+  child.once('exit', () => {
+    const i = idle.findIndex((c) => c.child === child);
+    if (i >= 0) idle.splice(i, 1)[0].timer.unref();
+  });
+  return child;
+}
+
 type Outcome = { ok: true; result: PackResult } | { ok: false; error: unknown };
 
 /**
  * Writes the slide's pyramid(s) and layers.json into a pack at `task.file` and makes its thumbnail
- * and label picture, in a child process of its own; settles once the child has ended: resolves when
- * the pack is complete, rejects as writePyramid would have (the signal's reason when aborted), with
- * no pack left behind.
+ * and label picture, in a child process (an idle one when there is one): resolves when the pack is
+ * complete, rejects as writePyramid would have (the signal's reason when aborted) once the child has
+ * been ended, with no pack left behind. A child that succeeded stays for the next pack.
  */
 export function writePackInChild(
   task: PyramidTask,
@@ -99,26 +170,36 @@ export function writePackInChild(
   const { signal } = opts;
   signal?.throwIfAborted();
   return new Promise<PackResult>((resolve, reject) => {
-    const child = tsChild(ENTRY, { niceness: task.niceness });
+    const warm = takeIdle(task.niceness);
+    const child = warm ?? forkChild(task.niceness);
     let outcome: Outcome | undefined;
     let killTimer: NodeJS.Timeout | undefined;
     const stop = (signalName: NodeJS.Signals) => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill(signalName);
     };
-    /** Records the first outcome and ends the child; the promise settles at its exit. */
+    const detach = () => {
+      signal?.removeEventListener('abort', onAbort);
+      child.off('message', onMessage);
+      child.off('error', onError);
+      child.off('exit', onExit);
+    };
+    /** Records the first outcome: a pack settles at once, a failure once the child has ended. */
     const conclude = (o: Outcome) => {
-      outcome ??= o;
-      if (o.ok && child.connected)
-        child.disconnect(); // its work is over; ts-entry.mjs exits on this
-      else stop('SIGTERM');
-      killTimer ??= setTimeout(() => stop('SIGKILL'), KILL_GRACE_MS);
+      if (outcome) return;
+      outcome = o;
+      if (o.ok) {
+        detach();
+        keepIdle(child, task.niceness);
+        resolve(o.result);
+        return;
+      }
+      stop('SIGTERM');
+      killTimer = setTimeout(() => stop('SIGKILL'), KILL_GRACE_MS);
       killTimer.unref();
     };
     const onAbort = () => conclude({ ok: false, error: signal!.reason });
-    signal?.addEventListener('abort', onAbort, { once: true });
-
-    child.on('message', (m: FromChild) => {
+    const onMessage = (m: FromChild) => {
       if (outcome) return;
       if (m.type === 'ready') child.send({ type: 'task', task } satisfies ToChild);
       else if (m.type === 'progress') opts.onProgress?.(m.done, m.total);
@@ -126,26 +207,29 @@ export function writePackInChild(
         const { type: _type, ...result } = m;
         conclude({ ok: true, result });
       } else conclude({ ok: false, error: fromChildError(m.error) });
-    });
-    child.on('error', (error) => {
+    };
+    const onError = (error: Error) => {
       // Not started at all (no pid): there is no exit to wait for.
       if (child.pid === undefined) {
-        signal?.removeEventListener('abort', onAbort);
+        detach();
         reject(error);
       } else conclude({ ok: false, error });
-    });
-    child.on('exit', (code, signalName) => {
-      signal?.removeEventListener('abort', onAbort);
+    };
+    const onExit = (code: number | null, signalName: NodeJS.Signals | null) => {
+      detach();
       clearTimeout(killTimer);
-      const o: Outcome = outcome ?? {
-        ok: false,
-        error: new Error(
-          `pyramid process exited (${signalName ?? `code ${code}`}) before the pack was written`,
-        ),
-      };
-      if (o.ok) resolve(o.result);
+      const error =
+        outcome && !outcome.ok
+          ? outcome.error
+          : new Error(`pyramid process exited (${signalName ?? `code ${code}`}) before the pack was written`);
       // A killed child leaves what it had written; nothing writes the file any more.
-      else void fs.rm(task.file, { force: true }).finally(() => reject(o.error));
-    });
+      void fs.rm(task.file, { force: true }).finally(() => reject(error));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    child.on('message', onMessage);
+    child.on('error', onError);
+    child.on('exit', onExit);
+    // A warm child asked for work when it was started; it gets this task at once.
+    if (warm) child.send({ type: 'task', task } satisfies ToChild);
   });
 }
