@@ -18,7 +18,7 @@ import { applyEffect, effectOf, parseTarget, targetKey, type Row } from './effec
 import { kindSpec } from './kinds';
 import { defaultLock, type LockRunner } from './locks';
 import { baseOf, newerCopy, rebuildTarget } from './mirror';
-import { DAMAGED_ENTRY, listEntries, mirrorTablesOf } from './outbox';
+import { DAMAGED_ENTRY, discardEntry, listEntries, mirrorTablesOf } from './outbox';
 import { recordOverwrites } from './overwrites';
 import { movedKey } from './read';
 import {
@@ -74,6 +74,23 @@ export function backoffMs(attempts: number, random = Math.random): number {
 }
 
 const isTransient = (status: number) => status === 408 || status === 429 || status >= 500;
+
+/**
+ * Takes back an entry not yet sent (an undone shape's create): waits for a replay in progress, in any
+ * tab or the service worker, to end, then discards the entry if it is still in the outbox. False when
+ * it had been sent meanwhile: the change is on the server, and taking it back is a new change.
+ */
+export async function discardUnsent(
+  db: LocalDb,
+  id: string,
+  lock: LockRunner = defaultLock(),
+): Promise<boolean> {
+  return lock(OUTBOX_LOCK, async () => {
+    if (!(await db.outbox.get(id))) return false;
+    await discardEntry(db, id);
+    return true;
+  });
+}
 
 /** Sends every sendable entry once, in order. Safe to call from any number of places at once. */
 export async function replayOutbox(db: LocalDb, opts: ReplayOptions): Promise<ReplayResult> {

@@ -23,6 +23,7 @@ import {
   type SetChanges,
 } from '../../local/outbox';
 import { lastSyncedAt, observe, outboxSummary, type OutboxSummary } from '../../local/read';
+import { discardUnsent } from '../../local/replay';
 import { describeEntries } from '../../local/describe';
 import type { OutboxEntry } from '../../local/db';
 import { requestBackgroundSync } from './browser';
@@ -149,6 +150,8 @@ export function useMutations() {
       enqueue: async (request: EnqueueRequest) => sent(await enqueue(db, { userId, ...request })),
       retry: async (entryId: string) => sent(await retryEntry(db, entryId)),
       discard: (entryId: string) => discardEntry(db, entryId),
+      /** Discards an entry unless it was sent meanwhile (then false); waits for a replay in progress. */
+      discardUnsent: (entryId: string) => discardUnsent(db, entryId),
     };
   }, [engine, userId]);
 }

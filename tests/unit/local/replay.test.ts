@@ -9,7 +9,7 @@ import { createEntity, enqueue, updateEntity } from '../../../src/local/outbox';
 import { pullKind } from '../../../src/local/pull';
 import { IDEMPOTENCY_IN_PROGRESS } from '../../../src/api/idempotency';
 import { readRow, readRows } from '../../../src/local/read';
-import { replayOutbox, type ReplayResult } from '../../../src/local/replay';
+import { discardUnsent, replayOutbox, type ReplayResult } from '../../../src/local/replay';
 import { NetworkError, type Transport } from '../../../src/local/transport';
 import { LocalDb } from '../../../src/local/db';
 import { controllable, freshDb, startServer, type Server } from './harness';
@@ -348,5 +348,36 @@ describe('replay against the server', () => {
     const back = await readRow<Study>(db, 'studies', study.id);
     expect(back).toMatchObject({ name: 'keep me' });
     expect(back?.$failed).toBeTruthy();
+  });
+});
+
+describe('taking back an entry not yet sent', () => {
+  it('discards it when no replay is sending it, and waits for one that is: then it was sent', async () => {
+    const db = freshDb();
+    const annotation = { annotation: { imageId: crypto.randomUUID(), name: 'undone', content: {} } };
+    const idle = await enqueue(db, { method: 'POST', path: '/annotations', body: annotation });
+    expect(await discardUnsent(db, idle.id, processLock)).toBe(true);
+    expect(await db.outbox.count()).toBe(0);
+
+    const sending = await enqueue(db, { method: 'POST', path: '/annotations', body: annotation });
+    let answer: (status: number) => void = () => undefined;
+    let asked: () => void = () => undefined;
+    const requested = new Promise<void>((r) => (asked = r));
+    const transport: Transport = async () => {
+      asked();
+      const status = await new Promise<number>((r) => (answer = r));
+      return { status, body: { result: { id: crypto.randomUUID() } } };
+    };
+    const replay = replayOutbox(db, { transport, lock: processLock, concurrency: 1, batch: 1 });
+    await requested;
+    let settled: boolean | undefined;
+    const takingBack = discardUnsent(db, sending.id, processLock).then((v) => (settled = v));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(settled).toBeUndefined(); // waits while the POST is on its way
+    answer(201);
+    await replay;
+    await takingBack;
+    expect(settled).toBe(false);
+    expect(await db.outbox.count()).toBe(0);
   });
 });

@@ -1,7 +1,8 @@
 // The shape edits of the annotation tools sent through the outbox, and their undo/redo history for
 // this viewing of the image (history.ts). Every edit is one mutation: a create is a POST, a move or
 // reshape a PATCH of the content, a delete a DELETE; a create still waiting in the outbox is changed
-// by replacing its queued entry (or discarding it), since it has no server id yet.
+// by replacing its queued entry (or discarding it), since it has no server id yet, once no replay is
+// sending it; one sent meanwhile is changed where it is stored.
 import { useCallback, useRef, useState } from 'react';
 import type { Annotation } from '../../../../api/entities';
 import { useMutations } from '../../../sync/hooks';
@@ -55,6 +56,21 @@ export function useShapeEdits(imageId: string, reviewId: string | undefined, sou
     return resolve(target, queued, await s.refetch(), lookKey);
   }, []);
 
+  /**
+   * Takes back a queued create, or, when it was sent while this edit waited for the replay in
+   * progress, where it is stored now (read again from the server): a create being sent cannot be
+   * discarded, or the shape would come back with the next read.
+   */
+  const takeBack = useCallback(
+    async (target: Target | undefined, entryId: string): Promise<{ stored: string } | undefined> => {
+      if (await mutations.discardUnsent(entryId)) return undefined;
+      const found = resolve(target, new Set(), await current.current.sources.refetch(), lookKey);
+      if (!found || !('stored' in found)) throw new Error(ToolText.notFound);
+      return found;
+    },
+    [mutations],
+  );
+
   /** Sends one mutation; the history with the key bound to where the annotation lives afterwards. */
   const apply = useCallback(
     async (h: History, op: Op): Promise<History> => {
@@ -63,11 +79,11 @@ export function useShapeEdits(imageId: string, reviewId: string | undefined, sou
         return bind(h, op.key, { entryId: entry.id, name: op.name.trim(), content: op.content });
       }
       const target = h.targets[op.key];
-      const found = await find(target);
-      if (!found) throw new Error(ToolText.notFound);
+      const located = await find(target);
+      if (!located) throw new Error(ToolText.notFound);
+      const found = 'queued' in located ? ((await takeBack(target, located.queued)) ?? located) : located;
       if (op.type === 'delete') {
-        if ('queued' in found) await mutations.discard(found.queued);
-        else
+        if ('stored' in found)
           await mutations.enqueue({
             method: 'DELETE',
             path: `/annotations/${encodeURIComponent(found.stored)}`,
@@ -82,13 +98,13 @@ export function useShapeEdits(imageId: string, reviewId: string | undefined, sou
         });
         return bind(h, op.key, { id: found.stored });
       }
-      // A queued create is replaced by one with the new content (it has no server id to PATCH yet).
+      // A queued create (taken back above) is replaced by one with the new content: it has no server
+      // id to PATCH yet.
       const name = target && 'name' in target ? target.name : '';
-      await mutations.discard(found.queued);
       const entry = await addAnnotation(name, op.content);
       return bind(h, op.key, { entryId: entry.id, name, content: op.content });
     },
-    [addAnnotation, find, mutations],
+    [addAnnotation, find, takeBack, mutations],
   );
 
   /** Runs one step at a time: a second Ctrl+Z while the first is being queued waits its turn. */
