@@ -97,6 +97,11 @@ async function saveShape(page: Page, shape: Shape, name: string, tap = false) {
   await expect(dialog).toHaveCount(0);
 }
 
+/** Deletes what a test drew, so the shared server's slides keep the few regions other specs expect. */
+async function removeAll(page: Page, stored: Stored[]) {
+  for (const a of stored) expect((await page.request.delete(`/v2/annotations/${a.id}`)).ok()).toBe(true);
+}
+
 /** Every shape of `shapes` stored under `${stamp} <shape>` with its geometry type and figure. */
 async function expectStored(page: Page, imageId: string, stamp: string, shapes: Shape[]) {
   await expect.poll(async () => (await stored(page, imageId, stamp)).length).toBe(shapes.length);
@@ -231,6 +236,7 @@ test('an ellipse, a freehand outline, a polyline, a point and a ruler drawn with
   const line = all.find((a) => a.name.endsWith('polyline'))!.content.geometry.coordinates;
   expect(line).toHaveLength(3);
   expect(all.find((a) => a.name.endsWith('ruler'))!.content.geometry.coordinates).toHaveLength(2);
+  await removeAll(page, all);
 });
 
 test.describe('on a tablet', () => {
@@ -422,5 +428,6 @@ test.describe('on a tablet', () => {
     expect(all.find((a) => a.name.endsWith('polygon'))!.content.geometry.coordinates[0]).toHaveLength(5);
     expect(all.find((a) => a.name.endsWith('polyline'))!.content.geometry.coordinates).toHaveLength(3);
     await page.screenshot({ path: `${SHOTS}/shapes-tablet.png` });
+    await removeAll(page, all);
   });
 });
