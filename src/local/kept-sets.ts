@@ -21,10 +21,6 @@ async function readOrder(db: LocalDb, prefix: KeptSetPrefix): Promise<string[]> 
   return Array.isArray(order) ? order.filter((k): k is string => typeof k === 'string') : [];
 }
 
-export async function readKept(key: string, db: LocalDb = localDb()): Promise<unknown> {
-  return (await db.meta.get(key))?.value;
-}
-
 /** Writes `key` (which starts with `prefix`) and drops the oldest sets beyond `limit`. */
 export async function writeKept(
   prefix: KeptSetPrefix,

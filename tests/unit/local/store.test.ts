@@ -15,7 +15,8 @@ import {
   StorageFullError,
   withQuotaRetry,
 } from '../../../src/local/quota';
-import { readKept, writeKept } from '../../../src/local/kept-sets';
+import { writeKept } from '../../../src/local/kept-sets';
+import { getValue } from '../../../src/local/kv';
 import { observe, prepareForUser, readRow, readRows } from '../../../src/local/read';
 import { loadSession, saveSession } from '../../../src/local/session';
 import { replayOutbox } from '../../../src/local/replay';
@@ -202,8 +203,8 @@ describe('kept sets', () => {
     const kept = async () =>
       (await db.meta.where('key').startsWith('annotationSet:').primaryKeys()).map(String).sort();
     expect(await kept()).toEqual(['annotationSet:u1:b', 'annotationSet:u1:d', 'annotationSet:u1:e']);
-    expect(await readKept('annotationSet:u1:b', db)).toEqual({ json: 'b2' });
-    expect(await readKept('annotationSet:u1:a', db)).toBeUndefined();
+    expect(await getValue('annotationSet:u1:b', db)).toEqual({ json: 'b2' });
+    expect(await getValue('annotationSet:u1:a', db)).toBeUndefined();
 
     await db.meta.put({ key: 'mirrorUserId', value: 'u1' });
     await freeSpace(db);

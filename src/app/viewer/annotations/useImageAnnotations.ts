@@ -9,7 +9,8 @@ import type { Annotation } from '../../../api/entities';
 import { stableJson } from '../../../api/common';
 import type { ListResult } from '../../../api/lists';
 import type { OutboxEntry } from '../../../local/db';
-import { readKept, writeKept } from '../../../local/kept-sets';
+import { writeKept } from '../../../local/kept-sets';
+import { getValue } from '../../../local/kv';
 import { api } from '../../lib/api';
 import { useMe } from '../../session/session-context';
 import { annotationToCreate, asSubject, denialMessage } from '../../../access';
@@ -103,7 +104,7 @@ export async function readAnnotationSet(imageId: string, previous?: AnnotationSe
 const storedKey = (userId: string, imageId: string) => `annotationSet:${userId}:${imageId}`;
 
 async function readStoredSet(userId: string, imageId: string): Promise<AnnotationSet | undefined> {
-  const stored = await readKept(storedKey(userId, imageId)).catch(() => undefined);
+  const stored = await getValue(storedKey(userId, imageId)).catch(() => undefined);
   if (!stored || typeof stored !== 'object') return undefined;
   const { version, json } = stored as { version?: unknown; json?: unknown };
   if (typeof version !== 'string' || typeof json !== 'string') return undefined;
