@@ -4,9 +4,9 @@
 // through the file storage (the file in place on disk; ranged reads with S3) and held open; it closes
 // after IDLE_MS without use, or when more than MAX_OPEN slides are open (least recently used first,
 // never one being read).
-import { openSlide } from '../slides/registry';
 import type { Slide } from '../slides/types';
 import type { FileStorage } from '../storage';
+import { openStoredSlide } from './files';
 
 /** Slides kept open at once per process (each holds file handles and its reader's decoded tiles). */
 export const MAX_OPEN = 8;
@@ -27,7 +27,7 @@ function holdOpen(
   keys: string[],
   opts: { scene: number; maxPixels?: number },
 ): { slide: Promise<Slide>; close(): Promise<void> } {
-  const slide = openSlide(keys, { ...opts, openFile: (key) => storage.openSource(key) });
+  const slide = openStoredSlide(storage, keys, opts);
   return {
     slide,
     close: async () => {

@@ -19,12 +19,11 @@ import type { Db } from '../db/client';
 import { images } from '../db/schema';
 import type { JobHandler } from '../jobs/worker';
 import { SlideError } from '../slides/errors';
-import { openSlide } from '../slides/registry';
 import type { Slide } from '../slides/types';
 import type { FileStorage } from '../storage';
 import { addSceneImages } from '../uploads/scenes';
 import { forgetPack, packKey, previewKey, pyramidDone, removeDerived, storeBytes, workDir } from './derived';
-import { slideKeys, tilesDir } from './files';
+import { openStoredSlide, slideKeys, tilesDir } from './files';
 import { forgetOpenSlide } from './tile-on-demand';
 import { PYRAMID_NICENESS, writePackInChild } from './pyramid-process';
 import { makeViewable } from './viewable';
@@ -72,18 +71,17 @@ export function processImageHandler(deps: ProcessingDeps): JobHandler {
     let slide: Slide;
     try {
       // By key through the storage: the file itself on disk, ranged reads from S3 (no local copy).
-      slide = await openSlide(keys, {
+      slide = await openStoredSlide(deps.storage, keys, {
         maxPixels: deps.maxSlidePixels,
         scene: image.scene,
-        openFile: (key) => deps.storage.openSource(key),
       });
     } catch (error) {
       if (!(error instanceof SlideError)) throw error;
       await markFailed(deps.db, imageId, 'read_error', error);
       return;
     }
+    let manifest = viewable;
     try {
-      let manifest = viewable;
       if (!manifest) {
         await addSceneImages(deps.db, image, slide.scenes);
         manifest = (await makeViewable(deps, imageId, image.organizationId, slide)) ?? null;
@@ -91,10 +89,11 @@ export function processImageHandler(deps: ProcessingDeps): JobHandler {
         deps.log.info({ imageId }, 'image viewable');
         await deps.onViewable?.(imageId);
       }
-      await render(deps, imageId, { keys, scene: image.scene }, manifest, signal);
     } finally {
+      // The pyramid's child opens the slide itself: this one holds nothing it needs meanwhile.
       await slide.close();
     }
+    await render(deps, imageId, { keys, scene: image.scene }, manifest, signal);
   };
 }
 

@@ -3,8 +3,8 @@
 // its values, writes the pyramid(s) and layers.json into the pack, makes the thumbnail and label
 // picture and sends them with the result, or the error (the pack discarded); then waits for the next
 // task until the parent disconnects.
-import { openSlide } from '../slides/registry';
 import { storageFrom } from '../storage';
+import { openStoredSlide } from './files';
 import { PackWriter } from './pack-format';
 import { toChildError, type FromChild, type PyramidTask, type ToChild } from './pyramid-process';
 import { labelPng, thumbnailJpeg } from './previews';
@@ -19,11 +19,7 @@ const send = (m: FromChild) => {
 
 async function run(task: PyramidTask): Promise<void> {
   const storage = storageFrom(task.storage);
-  const slide = await openSlide(task.keys, {
-    maxPixels: task.maxPixels,
-    scene: task.scene,
-    openFile: (key) => storage.openSource(key),
-  });
+  const slide = await openStoredSlide(storage, task.keys, { maxPixels: task.maxPixels, scene: task.scene });
   try {
     const pack = await PackWriter.create(task.file);
     try {

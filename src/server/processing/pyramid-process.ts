@@ -149,8 +149,8 @@ function forkChild(niceness: number): ChildProcess {
   const child = tsChild(ENTRY, { niceness });
   // An idle child that ends (killed, out of memory) is not handed out again.
   child.once('exit', () => {
-    const i = idle.findIndex((c) => c.child === child);
-    if (i >= 0) idle.splice(i, 1)[0].timer.unref();
+    const entry = idle.find((c) => c.child === child);
+    if (entry) release(entry);
   });
   return child;
 }
