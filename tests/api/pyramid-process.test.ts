@@ -19,6 +19,7 @@ import {
 import { folderSink, writePyramid } from '../../src/server/processing/tiler';
 import { SlideError } from '../../src/server/slides/errors';
 import { openSlide } from '../../src/server/slides/registry';
+import { alive, children, threadNiceness } from './processes';
 import { createStorage, type FileStorage } from '../../src/server/storage';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures');
@@ -142,37 +143,3 @@ describe('the pyramid in its own process', () => {
     expect(children()).toEqual([]);
   });
 });
-
-/** This process's children (Linux /proc): their pids. */
-function children(): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        // The parent's pid is the 2nd field after the command, which is in parentheses.
-        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid;
-      } catch {
-        return false; // ended meanwhile
-      }
-    })
-    .map(Number);
-}
-
-/** The niceness of each of a process's threads (Linux /proc: the 19th field of a thread's stat). */
-function threadNiceness(pid: number): number[] {
-  return fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
-    const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-  });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

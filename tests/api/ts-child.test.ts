@@ -2,6 +2,7 @@
 // (no handler of its own runs), the child's IPC channel closes and it exits.
 import { describe, expect, it } from 'vitest';
 import { tsChild } from '../../src/server/children/ts-child';
+import { alive } from './processes';
 
 describe('a TypeScript child process', () => {
   it('exits when its parent is killed', async () => {
@@ -17,13 +18,3 @@ describe('a TypeScript child process', () => {
     expect(alive(grandchild)).toBe(false);
   });
 });
-
-/** Whether the process exists (signal 0 checks without sending). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
