@@ -12,6 +12,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { chromium, type APIRequestContext, type CDPSession, type Page } from '@playwright/test';
+import { COUNT_COMMITS } from '../tests/e2e/react-commits';
 import type { SeededSlide } from '../tests/e2e/seed-slides';
 import { startSeededServer, stopServer } from './lib/seeded-server';
 import { flags, loadLine, machine } from './lib/server';
@@ -93,21 +94,6 @@ interface BenchWindow {
   __recording?: boolean;
   __commits?: number;
 }
-
-/**
- * Counts React's commits through the hook React DevTools would set (production builds report to it
- * too), installed before the app's script: a pan that renders the page shows here.
- */
-const COUNT_COMMITS = `window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
-  supportsFiber: true,
-  renderers: new Map(),
-  inject() { return 1; },
-  checkDCE() {},
-  onScheduleFiberRoot() {},
-  onCommitFiberRoot() { window.__commits = (window.__commits || 0) + 1; },
-  onCommitFiberUnmount() {},
-  onPostCommitFiberRoot() {},
-};`;
 
 /** The renderer's CPU time so far (DevTools' Performance.getMetrics `ProcessTime`), in ms. */
 async function rendererCpuMs(session: CDPSession): Promise<number> {

@@ -97,6 +97,16 @@ async function saveShape(page: Page, shape: Shape, name: string, tap = false) {
   await expect(dialog).toHaveCount(0);
 }
 
+/** One finger on the page's touch screen, as the tablet sends it (CDP touch events; no points: lifted). */
+async function fingerOn(page: Page) {
+  const touch = await page.context().newCDPSession(page);
+  return (type: 'touchStart' | 'touchMove' | 'touchEnd', x?: number, y?: number) =>
+    touch.send('Input.dispatchTouchEvent', {
+      type,
+      touchPoints: x === undefined ? [] : [{ x: Math.round(x), y: Math.round(y!) }],
+    });
+}
+
 /** Deletes what a test drew, so the shared server's slides keep the few regions other specs expect. */
 async function removeAll(page: Page, stored: Stored[]) {
   for (const a of stored) expect((await page.request.delete(`/v2/annotations/${a.id}`)).ok()).toBe(true);
@@ -273,12 +283,7 @@ test.describe('on a tablet', () => {
     const box = (await page.getByTestId('annotation-layer').boundingBox())!;
     const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
     // A one-finger drag, as the tablet sends it.
-    const touch = await page.context().newCDPSession(page);
-    const finger = (type: 'touchStart' | 'touchMove' | 'touchEnd', x?: number, y?: number) =>
-      touch.send('Input.dispatchTouchEvent', {
-        type,
-        touchPoints: x === undefined ? [] : [{ x: Math.round(x), y: Math.round(y!) }],
-      });
+    const finger = await fingerOn(page);
     await finger('touchStart', cx - 90, cy - 60);
     for (let i = 1; i <= 6; i++) await finger('touchMove', cx - 90 + i * 25, cy - 60 + i * 15);
     await expect(page.getByTestId('live-measurement')).toContainText(
@@ -345,12 +350,7 @@ test.describe('on a tablet', () => {
     const stamp = `Finger ${Date.now()}`;
     const box = (await page.getByTestId('annotation-layer').boundingBox())!;
     const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
-    const touch = await page.context().newCDPSession(page);
-    const finger = (type: 'touchStart' | 'touchMove' | 'touchEnd', x?: number, y?: number) =>
-      touch.send('Input.dispatchTouchEvent', {
-        type,
-        touchPoints: x === undefined ? [] : [{ x: Math.round(x), y: Math.round(y!) }],
-      });
+    const finger = await fingerOn(page);
     const tap = async (x: number, y: number) => {
       await finger('touchStart', x, y);
       await finger('touchEnd');

@@ -1,5 +1,6 @@
 // The viewer opens a processed slide, zooms, and shows tissue; fluorescence channels can be toggled.
 import { expect, test, type Page } from '@playwright/test';
+import { COUNT_COMMITS } from './react-commits';
 import { signIn } from './helpers';
 import { idbCount, openStudies } from './offline-helpers';
 import type { SeededSlide } from './seed-slides';
@@ -258,21 +259,6 @@ test('the slide and the Annotations panel share one selection', async ({ page })
   await page.getByRole('button', { name: 'Annotations' }).click();
   await expect(row).toHaveAttribute('data-selected', 'true');
 });
-
-/**
- * Counts React's commits through the hook React DevTools would set (production builds report to it
- * too): a stand-in that only counts, installed before the app's script runs.
- */
-const COUNT_COMMITS = `window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
-  supportsFiber: true,
-  renderers: new Map(),
-  inject() { return 1; },
-  checkDCE() {},
-  onScheduleFiberRoot() {},
-  onCommitFiberRoot() { window.__commits = (window.__commits || 0) + 1; },
-  onCommitFiberUnmount() {},
-  onPostCommitFiberRoot() {},
-};`;
 
 test('dragging the slide moves the viewer and its layers without rendering the page', async ({ page }) => {
   await page.addInitScript(COUNT_COMMITS);
