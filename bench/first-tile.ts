@@ -9,17 +9,17 @@
 // are hard-linked into the data folder before the clock starts.
 // Usage: npx tsx bench/first-tile.ts [--sizes 20000x15000,40000x30000] [--only czi,qptiff,mrxs]
 //        [--db pglite|postgres] [--dir <folder to keep and reuse the generated slides in>] [--wait]
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { eq } from 'drizzle-orm';
-import { images, jobs, organizations } from '../src/server/db/schema';
+import { jobs } from '../src/server/db/schema';
 import { enqueue } from '../src/server/jobs/queue';
 import { dziLevels } from '../src/server/processing/dzi';
 import { PROCESS_IMAGE } from '../src/server/processing/process-image';
 import { slidesIn, type SlideFile } from './lib/make-slides';
+import { placeUploadedImage } from './lib/uploaded-image';
 import { flags, loadLine, machine, signIn, startServer, type BenchServer, type DbKind } from './lib/server';
 
 const TARGET_SECONDS = 5;
@@ -48,23 +48,6 @@ async function slidesOf(dir: string, width: number, height: number, formats: Sli
   return slides;
 }
 
-/** Puts `file` (and an .mrxs slide's data folder beside it) into storage at `dest`, linked if it can. */
-function store(file: string, dest: string): void {
-  const put = (from: string, to: string) => {
-    fs.mkdirSync(path.dirname(to), { recursive: true });
-    try {
-      fs.linkSync(from, to);
-    } catch {
-      fs.copyFileSync(from, to);
-    }
-  };
-  put(file, dest);
-  if (!file.endsWith('.mrxs')) return;
-  const folder = file.slice(0, -'.mrxs'.length);
-  for (const name of fs.readdirSync(folder))
-    put(path.join(folder, name), path.join(dest.slice(0, -'.mrxs'.length), name));
-}
-
 /** Polls `url` until it answers 200; the seconds since `t0` and how many answers were not 200. */
 async function firstOk(url: string, token: string, t0: number, limitS = 600) {
   let misses = 0;
@@ -87,15 +70,8 @@ async function run(
   height: number,
   wait: boolean,
 ): Promise<Timing> {
-  const { app, origin, dataDir } = server;
-  const [org] = await app.ctx.db.select({ id: organizations.id }).from(organizations);
-  const id = crypto.randomUUID();
-  const name = path.basename(file);
-  const dest = path.join(dataDir, 'files', 'images', id, name);
-  store(file, dest);
-  await app.ctx.db
-    .insert(images)
-    .values({ id, name, organizationId: org.id, storageKey: `images/${id}/${name}` });
+  const { app, origin } = server;
+  const { id } = await placeUploadedImage(server, file);
   // The upload is complete: what assemble.ts does next.
   const t0 = performance.now();
   const jobId = await enqueue(app.ctx.db, PROCESS_IMAGE, { imageId: id });

@@ -6,17 +6,17 @@
 // (bench/lib/load-client.ts), so only the server's own work is on the measured event loop.
 // Usage: npx tsx bench/processing-load.ts [--dir <folder with <W>x<H>/generated-<W>x<H>.json>]
 //        [--size 20000x15000] [--only czi,qptiff] [--clients 8] [--seconds 10] [--db pglite|postgres]
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { eq } from 'drizzle-orm';
-import { images, jobs, organizations } from '../src/server/db/schema';
+import { jobs } from '../src/server/db/schema';
 import { enqueue } from '../src/server/jobs/queue';
 import { PROCESS_IMAGE } from '../src/server/processing/process-image';
 import { measure, type Summary } from './lib/load';
 import { slidesIn, type SlideFile } from './lib/make-slides';
+import { placeUploadedImage } from './lib/uploaded-image';
 import { flags, loadLine, machine, signIn, startServer, type BenchServer, type DbKind } from './lib/server';
 
 const TARGET_RATIO = 1.2;
@@ -33,20 +33,8 @@ async function jobStatus(server: BenchServer, jobId: string): Promise<string | u
 
 /** Puts `file` in place as an uploaded image and queues its processing; resolves once it is viewable. */
 async function queueProcessing(server: BenchServer, token: string, file: string): Promise<string> {
-  const { app, origin, dataDir } = server;
-  const [org] = await app.ctx.db.select({ id: organizations.id }).from(organizations);
-  const id = crypto.randomUUID();
-  const name = path.basename(file);
-  const dest = path.join(dataDir, 'files', 'images', id, name);
-  fs.mkdirSync(path.dirname(dest), { recursive: true });
-  try {
-    fs.linkSync(file, dest);
-  } catch {
-    fs.copyFileSync(file, dest);
-  }
-  await app.ctx.db
-    .insert(images)
-    .values({ id, name, organizationId: org.id, storageKey: `images/${id}/${name}` });
+  const { app, origin } = server;
+  const { id, name } = await placeUploadedImage(server, file);
   const jobId = String(await enqueue(app.ctx.db, PROCESS_IMAGE, { imageId: id }));
   app.ctx.jobs.nudge();
   // Viewable first (manifest, label): the pyramid is what runs after, and what is measured.

@@ -26,6 +26,7 @@ import { storageFor } from '../src/server/storage';
 import { sqlCapture } from './lib/explain';
 import { SUMMARY_HEADER, formatSummary, measure, row, type Summary } from './lib/load';
 import { generateSlides } from './lib/make-slides';
+import { placeUploadedImage } from './lib/uploaded-image';
 import { flags, loadLine, machine, postgresAnswers, signIn, startServer, type DbKind } from './lib/server';
 
 const f = flags();
@@ -76,16 +77,7 @@ async function runOn(db: DbKind, slideFile: string): Promise<Summary[]> {
       organizationId: orgId,
     });
     // The uploaded file in place, as the upload route leaves it, then the processing job.
-    const imageId = crypto.randomUUID();
-    const dest = path.join(server.dataDir, 'files', 'images', imageId, 'slide.czi');
-    fs.mkdirSync(path.dirname(dest), { recursive: true });
-    fs.copyFileSync(slideFile, dest);
-    await app.ctx.db.insert(images).values({
-      id: imageId,
-      name: 'slide.czi',
-      organizationId: orgId,
-      storageKey: `images/${imageId}/slide.czi`,
-    });
+    const { id: imageId } = await placeUploadedImage(server, slideFile, orgId);
     const t = performance.now();
     await enqueue(app.ctx.db, PROCESS_IMAGE, { imageId });
     await app.ctx.jobs.drain();
@@ -144,7 +136,7 @@ async function runOn(db: DbKind, slideFile: string): Promise<Summary[]> {
     const stored = await storage.list(derivedPrefix(imageId));
     let storedBytes = 0;
     for (const key of stored) storedBytes += (await storage.size(key)) ?? 0;
-    const original = fs.statSync(dest).size;
+    const original = fs.statSync(slideFile).size;
     console.log(
       `stored for the slide: ${stored.length} objects (${stored.map((k) => k.split('/').pop()).join(', ')}), ` +
         `${(storedBytes / 2 ** 20).toFixed(1)} MiB = ${(storedBytes / original).toFixed(2)}× the original's ` +
