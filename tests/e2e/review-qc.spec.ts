@@ -327,10 +327,11 @@ test('a standard reviewer completes with a comment; QC numbers agree on the stud
   await expect(card(desk.page, standard).getByText('Waiting: 1')).toBeVisible({ timeout: 20_000 });
   await desk.page.screenshot({ path: '/tmp/reviews-shots/reviews-1440.png' });
   await card(desk.page, standard).getByRole('link', { name: 'Open' }).click();
-  // The list's cards carry group names too: read the name once the group's page is there.
+  // The list's cards carry group names too, and the URL changes before the group's page replaces the
+  // list: read the name once the page's own button is there.
   await expect(desk.page).toHaveURL(new RegExp(`/review/${standard}/`));
-  await expect(desk.page.getByTestId('group-name')).toHaveText(`${study.name} · ${formatDate(new Date())}`);
   await expect(desk.page.getByRole('button', { name: ReviewQcText.completeReview })).toBeVisible();
+  await expect(desk.page.getByTestId('group-name')).toHaveText(`${study.name} · ${formatDate(new Date())}`);
   for (const verb of ['Pass', 'Fail', 'Flag'])
     await expect(desk.page.getByRole('button', { name: verb, exact: true })).toHaveCount(0);
   await desk.page.getByLabel(ReviewQcText.reviewComment).fill('Even staining, no folds');

@@ -262,6 +262,8 @@ test('a technician sees what they may not do before trying, a refused change in 
   await t.reload();
   const draw = t.getByRole('button', { name: AnnotationUiText.drawRegion });
   await expect(draw).toBeDisabled();
+  // The toolbar shows once the viewer has opened the image; a hover before that finds no box.
+  await expect(draw).toBeVisible();
   await draw.hover({ force: true });
   await expect(t.getByRole('tooltip')).toContainText(Denied.noCreatePermission);
   await context.close();
