@@ -5,7 +5,8 @@
 // RSS (each phase in its own child process, sampled every 100 ms), and the ratio to sharp (target ≥ 0.8).
 // The `vips` phase times the vips CLI's `dzsave` of the plain TIFF (same tiles, quality 85) as a second
 // baseline, when the CLI is installed (apt-get install libvips-tools), else says it is skipped.
-// Usage: npx tsx bench/pyramid.ts [--size 40000x30000] [--only sharp,vips,czi,qptiff,mrxs] [--profile] [--keep]
+// Usage: npx tsx bench/pyramid.ts [--size 40000x30000] [--only sharp,vips,czi,qptiff,mrxs] [--rounds N]
+//        [--profile] [--keep]
 //        [--dir <folder to keep and reuse the generated slides in; only the phases' missing slides are made>]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,8 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { openSlide } from '../src/server/slides/registry';
-import { writePyramid } from '../src/server/processing/tiler';
-import { runChild } from './lib/children';
+import { tuneSharpForPyramids, writePyramid } from '../src/server/processing/tiler';
+import { runChild, type ChildRun } from './lib/children';
 import { SLIDE_FILES, slidesIn, type SlideFile } from './lib/make-slides';
 import { flags, loadLine, machine } from './lib/server';
 
@@ -53,6 +54,8 @@ async function child(phase: string, input: string, out: string): Promise<void> {
       .tile({ size: 254, overlap: 1, layout: 'dz' })
       .toFile(path.join(out, 'rgb'));
   } else {
+    // As the server's pyramid child does.
+    tuneSharpForPyramids();
     const slide = await openSlide([input]);
     // TESSERA_TILER: another tiler module to time instead (e.g. an older version, to compare).
     const tiler = process.env.TESSERA_TILER
@@ -112,49 +115,64 @@ async function main(): Promise<void> {
         `: ${[...new Set(phases.map(fileOf))].map((file) => `${file} ${mib(slides[file]!)} MiB`).join(', ')}`,
     );
     const mp = (width * height) / 1e6;
-    const rows: Array<{ phase: string; mps: number; peak: number; r: PhaseResult }> = [];
-    for (const phase of phases) {
-      const out = path.join(dir, `out-${phase}`);
-      fs.rmSync(out, { recursive: true, force: true });
-      fs.mkdirSync(out);
-      if (phase === 'vips') {
-        const vips = runVips(slides.tiff!, out);
-        if (!vips) console.log('vips    skipped: no vips CLI');
-        else {
-          const r = vips.result;
-          rows.push({ phase, mps: mp / r.seconds, peak: vips.peakRssMiB, r });
-          console.log(
-            `vips    ${r.seconds.toFixed(1).padStart(7)} s ${(mp / r.seconds).toFixed(1).padStart(7)} MP/s ` +
-              `cpu ${r.cpuSeconds.toFixed(1).padStart(6)} s (${(mp / r.cpuSeconds).toFixed(1)} MP per cpu-s)  ` +
-              `peak RSS ${vips.peakRssMiB.toFixed(0).padStart(5)} MiB  ${r.tiles} tiles in ${r.levels} levels, ` +
-              `${(r.bytes / 2 ** 20).toFixed(0)} MiB`,
-          );
-        }
-        continue;
-      }
-      const run = await runChild<PhaseResult>(SELF, ['--child', phase, slides[fileOf(phase)]!, out], {
-        profile: f.has('profile') && phase !== 'sharp',
-      });
-      const r = run.result;
-      rows.push({ phase, mps: mp / r.seconds, peak: run.peakRssMiB, r });
+    // --rounds N runs the phases N times in turn; each phase's median is compared, so that a burst of
+    // other work on the shared cores during one phase does not decide a ratio.
+    const rounds = Number(f.get('rounds') ?? 1);
+    const rows = new Map<string, Array<{ mps: number; peak: number; r: PhaseResult }>>();
+    const line = (phase: string, r: PhaseResult, peak: number, note = '') =>
       console.log(
         `${phase.padEnd(7)} ${r.seconds.toFixed(1).padStart(7)} s ${(mp / r.seconds).toFixed(1).padStart(7)} MP/s ` +
           `cpu ${r.cpuSeconds.toFixed(1).padStart(6)} s (${(mp / r.cpuSeconds).toFixed(1)} MP per cpu-s)  ` +
-          `peak RSS ${run.peakRssMiB.toFixed(0).padStart(5)} MiB  ${r.tiles} tiles in ${r.levels} levels, ` +
-          `${(r.bytes / 2 ** 20).toFixed(0)} MiB`,
+          `peak RSS ${peak.toFixed(0).padStart(5)} MiB  ${r.tiles} tiles in ${r.levels} levels, ` +
+          `${(r.bytes / 2 ** 20).toFixed(0)} MiB${note}`,
       );
-      if (run.profile) for (const line of run.profile) console.log(`    ${line}`);
+    for (let round = 1; round <= rounds; round++) {
+      if (rounds > 1) console.log(`round ${round} of ${rounds}, ${loadLine()}`);
+      for (const phase of phases) {
+        const out = path.join(dir, `out-${phase}`);
+        fs.rmSync(out, { recursive: true, force: true });
+        fs.mkdirSync(out);
+        const run =
+          phase === 'vips'
+            ? runVips(slides.tiff!, out)
+            : await runChild<PhaseResult>(SELF, ['--child', phase, slides[fileOf(phase)]!, out], {
+                profile: f.has('profile') && phase !== 'sharp',
+              });
+        if (!run) {
+          console.log('vips    skipped: no vips CLI');
+          continue;
+        }
+        const r = run.result;
+        rows.set(phase, [...(rows.get(phase) ?? []), { mps: mp / r.seconds, peak: run.peakRssMiB, r }]);
+        line(phase, r, run.peakRssMiB);
+        if (run.profile) for (const l of run.profile) console.log(`    ${l}`);
+        // Outputs are deleted only at the end: ext4 makes files slowly for a minute or more after
+        // thousands were deleted in the same place, which would slow whichever phase ran next.
+        fs.renameSync(out, path.join(dir, `done-${phase}-${round}`));
+      }
     }
-    // Outputs are deleted only now: ext4 makes files slowly for a minute or more after thousands
-    // were deleted in the same place, which would slow whichever phase ran next.
-    for (const phase of phases) fs.rmSync(path.join(dir, `out-${phase}`), { recursive: true, force: true });
+    for (const name of fs.readdirSync(dir))
+      if (name.startsWith('done-')) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+    // Each phase's median run (by seconds; its CPU and memory are that run's).
+    const median = new Map(
+      [...rows].map(([phase, runs]) => {
+        const sorted = [...runs].sort((a, b) => a.r.seconds - b.r.seconds);
+        return [phase, sorted[(sorted.length - 1) >> 1]] as const;
+      }),
+    );
+    if (rounds > 1) {
+      console.log(`medians of ${rounds} rounds:`);
+      for (const [phase, m] of median)
+        line(phase, m.r, Math.max(...rows.get(phase)!.map((x) => x.peak)), ' (peak of all rounds)');
+    }
     // Each reader against each libvips baseline of the same run (sharp().tile(), vips dzsave).
-    for (const base of rows.filter((x) => x.phase === 'sharp' || x.phase === 'vips'))
-      for (const x of rows.filter((y) => y.phase !== 'sharp' && y.phase !== 'vips')) {
+    const isBase = (phase: string) => phase === 'sharp' || phase === 'vips';
+    for (const [basePhase, base] of [...median].filter(([p]) => isBase(p)))
+      for (const [phase, x] of [...median].filter(([p]) => !isBase(p))) {
         const ratio = x.mps / base.mps;
         const cpuRatio = base.r.cpuSeconds / x.r.cpuSeconds;
         console.log(
-          `ratio ${x.phase} / ${base.phase}: ${ratio.toFixed(2)} of the rate (target ≥ ${TARGET_RATIO}: ` +
+          `ratio ${phase} / ${basePhase}: ${ratio.toFixed(2)} of the rate (target ≥ ${TARGET_RATIO}: ` +
             `${ratio >= TARGET_RATIO ? 'met' : 'missed'}); ${cpuRatio.toFixed(2)} of the work per CPU-second`,
         );
       }
@@ -174,7 +192,7 @@ function fileOf(phase: string): SlideFile {
 }
 
 /** `vips dzsave` of `tiff` into `out`, timed by GNU time (wall, CPU, peak RSS); undefined without vips. */
-function runVips(tiff: string, out: string): { result: PhaseResult; peakRssMiB: number } | undefined {
+function runVips(tiff: string, out: string): ChildRun<PhaseResult> | undefined {
   if (spawnSync('vips', ['--version']).status !== 0) return undefined;
   const args = ['-f', '%e %U %S %M', 'vips', 'dzsave', tiff, path.join(out, 'rgb')];
   args.push('--tile-size', '254', '--overlap', '1', '--suffix', '.jpeg[Q=85]');

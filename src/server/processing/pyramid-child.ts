@@ -8,7 +8,7 @@ import { openStoredSlide } from './files';
 import { PackWriter } from './pack-format';
 import { toChildError, type FromChild, type PyramidTask, type ToChild } from './pyramid-process';
 import { labelPng, thumbnailJpeg } from './previews';
-import { writePyramid, type ChannelRange } from './tiler';
+import { tuneSharpForPyramids, writePyramid, type ChannelRange } from './tiler';
 
 /** Progress is sent at most this often (a big slide has tens of thousands of tiles). */
 const PROGRESS_MS = 250;
@@ -46,6 +46,8 @@ async function run(task: PyramidTask): Promise<void> {
     await slide.close();
   }
 }
+
+tuneSharpForPyramids();
 
 // One task at a time: the parent sends the next only after this one's answer.
 process.on('message', (m: ToChild) => {

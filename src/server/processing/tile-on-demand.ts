@@ -22,7 +22,7 @@ import type { Slide } from '../slides/types';
 import { storageFor } from '../storage';
 import { uploadSettingsFromEnv } from '../uploads/config';
 import { CutCache, type Cut } from './cut-cache';
-import { OVERLAP, TILE_SIZE, dziLevels, dziXml, tileRect, type DziLevel } from './dzi';
+import { OVERLAP, TILE_JPEG, TILE_SIZE, dziLevels, dziXml, tileRect, type DziLevel } from './dzi';
 import { slideKeys } from './files';
 import { OpenSlides } from './open-slides';
 import { bestLevelFor, labelPng, THUMBNAIL_MAX, thumbnailJpeg } from './previews';
@@ -32,8 +32,6 @@ import { to8bit } from './tiler';
 export const MAX_SOURCE_PIXELS = 4096 * 4096;
 /** Cuts running at once: bounds the memory of a burst of requests (a viewer asks for ~20 tiles). */
 const CUTS_AT_ONCE = 4;
-/** The tiler's JPEG settings (tiler.ts), so a cut tile and the pyramid's differ only by encoding. */
-const JPEG = { quality: 85, mozjpeg: false } as const;
 
 const TILE = /^([a-z0-9]+)_files\/(\d{1,2})\/(\d{1,6})_(\d{1,6})\.jpeg$/;
 const DZI = /^([a-z0-9]+)\.dzi$/;
@@ -157,7 +155,7 @@ async function cutTile(
     img = img.resize(rect.w, rect.h, { fit: 'fill' });
   }
   if (channels === 1) img = img.toColourspace('b-w');
-  return img.jpeg(JPEG).toBuffer();
+  return img.jpeg(TILE_JPEG).toBuffer();
 }
 
 /** The thumbnail, when the file has a level small enough to make it from at once. */
