@@ -35,3 +35,9 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+/** The process's state letter (Linux /proc: the 1st field after the command): 'T' when stopped. */
+export function processState(pid: number): string {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+}

@@ -2,7 +2,8 @@
 // slide's tiles, halving its bands and encoding every tile as JPEG are seconds to minutes of CPU. In
 // the server's process even a thread would share libuv's pool (where sharp encodes and decodes) at
 // the server's priority; a child's every thread, that pool included, runs at the child's niceness,
-// so request handling gets the CPU first. The child (pyramid-child.ts) gets everything by value
+// so request handling gets the CPU first, and while this process is busy it is stopped outright
+// (busy-gate.ts). The child (pyramid-child.ts) gets everything by value
 // (the storage's settings, the slide's keys, scene and limit, the pack's path) and opens its own
 // storage and slide; it sends progress, is killed when the job is aborted, and its failure comes
 // back as the same kind of error (a SlideError with its code and reason), so the job handles it as
@@ -13,6 +14,7 @@ import { SlideError, type SlideErrorCode } from '../slides/errors';
 import type { StorageSettings } from '../storage';
 import type { ChildProcess } from 'node:child_process';
 import { tsChild } from '../children/ts-child';
+import { gateWhileBusy } from './busy-gate';
 import type { PyramidResult } from './tiler';
 
 /** How much nicer than the server the pyramid's process runs, so request handling wins the CPU. */
@@ -172,10 +174,13 @@ export function writePackInChild(
   return new Promise<PackResult>((resolve, reject) => {
     const warm = takeIdle(task.niceness);
     const child = warm ?? forkChild(task.niceness);
+    const ungate = gateWhileBusy(child);
     let outcome: Outcome | undefined;
     let killTimer: NodeJS.Timeout | undefined;
     const stop = (signalName: NodeJS.Signals) => {
       if (child.exitCode !== null || child.signalCode !== null) return;
+      // A stopped child would not act on SIGTERM until continued.
+      ungate();
       child.kill(signalName);
     };
     const detach = () => {
@@ -190,6 +195,7 @@ export function writePackInChild(
       outcome = o;
       if (o.ok) {
         detach();
+        ungate();
         keepIdle(child, task.niceness);
         resolve(o.result);
         return;
@@ -212,11 +218,13 @@ export function writePackInChild(
       // Not started at all (no pid): there is no exit to wait for.
       if (child.pid === undefined) {
         detach();
+        ungate();
         reject(error);
       } else conclude({ ok: false, error });
     };
     const onExit = (code: number | null, signalName: NodeJS.Signals | null) => {
       detach();
+      ungate();
       clearTimeout(killTimer);
       const error =
         outcome && !outcome.ok
