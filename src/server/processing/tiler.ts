@@ -248,7 +248,8 @@ async function readRegion8(
 }
 
 /**
- * Full-resolution rows [y0, y0 + rows) of one layer into `dst` from byte `at`, read in pieces
+ * Full-resolution rows [y0, y0 + rows) of one layer into `dst` from byte `at`: by a reader that writes
+ * into the band itself in one call (its decodes under the band's width at once), else in pieces
  * PIECE_WIDTH wide so that what the reader decodes at once (the file's tiles under one piece) does not
  * grow with the slide's width.
  */
@@ -262,6 +263,12 @@ async function readBand(
   at: number,
 ): Promise<void> {
   const { width } = slide.levels[0];
+  if (slide.readRegionInto && slide.kind === 'brightfield') {
+    // The reader places its pieces in the band itself (whose rows are the slide's width apart).
+    const data = dst.subarray(at, at + rows * width * channels);
+    await slide.readRegionInto(0, 0, y0, { width, height: rows, channels: 3, bits: 8, data });
+    return;
+  }
   for (let x = 0; x < width; x += PIECE_WIDTH) {
     const w = Math.min(PIECE_WIDTH, width - x);
     const piece = await readRegion8(slide, x, y0, w, rows, layer);

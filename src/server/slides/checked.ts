@@ -6,7 +6,12 @@ import { assertRect } from './raw';
 import type { AssociatedName, RawImage, Slide } from './types';
 
 class CheckedSlide implements Slide {
-  constructor(private readonly inner: Slide) {}
+  constructor(private readonly inner: Slide) {
+    const into = inner.readRegionInto?.bind(inner);
+    if (into)
+      this.readRegionInto = async (level, x, y, img, channel = 0) =>
+        into(level, x, y, img, this.check(level, img.width, img.height, channel));
+  }
 
   get format() {
     return this.inner.format;
@@ -47,12 +52,20 @@ class CheckedSlide implements Slide {
     h: number,
     channel = 0,
   ): Promise<RawImage> {
+    return this.inner.readRegion(level, x, y, w, h, this.check(level, w, h, channel));
+  }
+
+  /** Present when the reader's is. */
+  readonly readRegionInto?: Slide['readRegionInto'];
+
+  /** Throws for a bad rectangle, level or channel; returns the channel the reader is given. */
+  private check(level: number, w: number, h: number, channel: number): number {
     assertRect(w, h);
     if (!Number.isInteger(level) || !this.levels[level]) throw SlideErrors.noLevel(level, this.levels.length);
-    if (this.kind === 'brightfield') channel = 0;
-    else if (!Number.isInteger(channel) || !this.channels[channel])
+    if (this.kind === 'brightfield') return 0;
+    if (!Number.isInteger(channel) || !this.channels[channel])
       throw SlideErrors.noChannel(channel, this.channels.length);
-    return this.inner.readRegion(level, x, y, w, h, channel);
+    return channel;
   }
 
   associated(name: AssociatedName): Promise<RawImage | undefined> {

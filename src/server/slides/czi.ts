@@ -136,23 +136,66 @@ class CziSlide implements Slide {
     h: number,
     channel = 0,
   ): Promise<RawImage> {
-    const lv = this.levels[level];
-    const ds = lv.downsample;
-    // The file's own layer closest below the wanted downsample: fewest pixels to decode, no upscaling.
+    const plan = this.plan(level, x, y, w, h);
+    const canvas = allocRaw(
+      plan.cw,
+      plan.ch,
+      this.kind === 'brightfield' ? 3 : 1,
+      this.bitsPerSample,
+      this.fill,
+    );
+    await this.paint(plan, channel, canvas);
+    return plan.direct ? canvas : shrink(canvas, w, h);
+  }
+
+  /** Subblocks decoded straight into `into` when the level is one of the file's own (no shrink). */
+  async readRegionInto(level: number, x: number, y: number, into: RawImage, channel = 0): Promise<void> {
+    const plan = this.plan(level, x, y, into.width, into.height);
+    if (!plan.direct) {
+      blit(into, await this.readRegion(level, x, y, into.width, into.height, channel), 0, 0);
+      return;
+    }
+    into.data.fill(this.fill);
+    await this.paint(plan, channel, into);
+  }
+
+  /** Background samples: white for brightfield, dark for fluorescence. */
+  private get fill(): number {
+    return this.kind === 'brightfield' ? 255 : 0;
+  }
+
+  /**
+   * Where a region of `level` lies in the file's own layer closest below the wanted downsample (fewest
+   * pixels to decode, no upscaling): that layer's factor, the region in level-0 pixels, and the size
+   * of the canvas at that factor; `direct` when the canvas is the region itself.
+   */
+  private plan(level: number, x: number, y: number, w: number, h: number) {
+    const ds = this.levels[level].downsample;
     const factor = Math.max(...this.factors.filter((f) => f <= ds * 1.001));
-    const x0 = x * ds;
-    const y0 = y * ds;
     const cw = Math.ceil((w * ds) / factor);
     const ch = Math.ceil((h * ds) / factor);
-    const fill = this.kind === 'brightfield' ? 255 : 0;
-    const canvas = allocRaw(cw, ch, this.kind === 'brightfield' ? 3 : 1, this.bitsPerSample, fill);
+    return {
+      factor,
+      x0: x * ds,
+      y0: y * ds,
+      x1: (x + w) * ds,
+      y1: (y + h) * ds,
+      cw,
+      ch,
+      direct: factor === ds && cw === w && ch === h,
+    };
+  }
+
+  /** Decodes the subblocks of `channel` under the plan's region and places them on `canvas`. */
+  private async paint(plan: ReturnType<CziSlide['plan']>, channel: number, canvas: RawImage): Promise<void> {
+    const { factor, x0, y0, x1, y1 } = plan;
     const hits = this.placed.filter(
       (p) =>
         p.factor === factor &&
         p.channel === channel &&
-        p.x < x0 + w * ds &&
+        p.x < x1 &&
         p.x + p.w > x0 &&
-        p.y < y0 + h * ds &&
+        p.y < y1 &&
         p.y + p.h > y0,
     );
     const images = await Promise.all(hits.map((p) => this.decode(p)));
@@ -162,7 +205,6 @@ class CziSlide implements Slide {
       const img = resizeNearest(images[i], tw, th);
       blit(canvas, img, Math.round((p.x - x0) / factor), Math.round((p.y - y0) / factor));
     });
-    return factor === ds && cw === w && ch === h ? canvas : shrink(canvas, w, h);
   }
 
   async associated(name: AssociatedName): Promise<RawImage | undefined> {

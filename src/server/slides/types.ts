@@ -63,6 +63,13 @@ export interface Slide {
    * the slide the registry hands out (checked.ts), so a reader may assume them.
    */
   readRegion(level: number, x: number, y: number, w: number, h: number, channel?: number): Promise<RawImage>;
+  /**
+   * readRegion's pixels of the rectangle at (x, y) the size of `into`, written into `into` (whose
+   * channels and bits are readRegion's) instead of a new image. A reader that places its decoded
+   * pieces there directly implements it: the tiler reads each band of a slide this way, saving an
+   * allocation and a copy of every pixel. The registry's slide has it when its reader has.
+   */
+  readRegionInto?(level: number, x: number, y: number, into: RawImage, channel?: number): Promise<void>;
   /** The names that `associated` returns an image for; a subset of AssociatedName. */
   associatedNames: AssociatedName[];
   /** An associated image as RGB 8-bit, or undefined when the file has none of that name. */
