@@ -119,8 +119,14 @@ class MrxsSlide implements Slide {
   }
 
   async readRegion(level: number, x: number, y: number, w: number, h: number): Promise<RawImage> {
-    const lv = this.levels[level];
     const out = allocRaw(w, h, 3, 8);
+    await this.readRegionInto(level, x, y, out);
+    return out;
+  }
+
+  async readRegionInto(level: number, x: number, y: number, out: RawImage): Promise<void> {
+    const lv = this.levels[level];
+    const { width: w, height: h } = out;
     fillRgb(out.data as Uint8Array, this.fill);
     const ids = new Set<number>();
     for (let cy = Math.floor(y / lv.cell); cy <= Math.floor((y + h - 1) / lv.cell); cy++)
@@ -140,7 +146,6 @@ class MrxsSlide implements Slide {
           : crop(img, p.srcX, p.srcY, p.w, p.h);
       blit(out, piece, Math.round(p.x - x), Math.round(p.y - y));
     });
-    return out;
   }
 
   async associated(name: AssociatedName): Promise<RawImage | undefined> {

@@ -95,17 +95,32 @@ class QptiffSlide implements Slide {
     h: number,
     channel = 0,
   ): Promise<RawImage> {
+    const out = allocRaw(w, h, this.kind === 'brightfield' ? 3 : 1, this.bitsPerSample, this.fill);
+    await this.place(level, x, y, out, channel, false);
+    return out;
+  }
+
+  async readRegionInto(level: number, x: number, y: number, into: RawImage, channel = 0): Promise<void> {
+    await this.place(level, x, y, into, channel, true);
+  }
+
+  /** Background samples: white for brightfield, dark for fluorescence. */
+  private get fill(): number {
+    return this.kind === 'brightfield' ? 255 : 0;
+  }
+
+  /** The page's pixels of the rectangle at (x, y) the size of `out` into `out`; `clear`: fill the rest. */
+  private async place(level: number, x: number, y: number, out: RawImage, channel: number, clear: boolean) {
     const page = this.pages[level][channel];
-    const bf = this.kind === 'brightfield';
-    const out = allocRaw(w, h, bf ? 3 : 1, this.bitsPerSample, bf ? 255 : 0);
     // geotiff wants the window inside the page: read the clipped part and place it.
     const x0 = Math.max(0, x);
     const y0 = Math.max(0, y);
-    const x1 = Math.min(page.getWidth(), x + w);
-    const y1 = Math.min(page.getHeight(), y + h);
-    if (x1 <= x0 || y1 <= y0) return out;
-    await this.read(page, [x0, y0, x1, y1], out, x0 - x, y0 - y);
-    return out;
+    const x1 = Math.min(page.getWidth(), x + out.width);
+    const y1 = Math.min(page.getHeight(), y + out.height);
+    const inside = x1 > x0 && y1 > y0;
+    if (clear && !(inside && x0 === x && y0 === y && x1 - x0 === out.width && y1 - y0 === out.height))
+      out.data.fill(this.fill);
+    if (inside) await this.read(page, [x0, y0, x1, y1], out, x0 - x, y0 - y);
   }
 
   /** The page's pixels in `window` into `out` at (dx, dy), natively when tiff-blocks.ts can. */
