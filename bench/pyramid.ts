@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { openSlide } from '../src/server/slides/registry';
+import { TILE_JPEG } from '../src/server/processing/dzi';
 import { tuneSharpForPyramids, writePyramid } from '../src/server/processing/tiler';
 import { runChild, type ChildRun } from './lib/children';
 import { SLIDE_FILES, slidesIn, type SlideFile } from './lib/make-slides';
@@ -49,8 +50,9 @@ function walk(dir: string): { files: number; bytes: number } {
 async function child(phase: string, input: string, out: string): Promise<void> {
   const t = performance.now();
   if (phase === 'sharp') {
+    // The product's tile settings (quality 85, Huffman tables not optimised: sharp's default optimises).
     await sharp(input, { limitInputPixels: false })
-      .jpeg({ quality: 85 })
+      .jpeg(TILE_JPEG)
       .tile({ size: 254, overlap: 1, layout: 'dz' })
       .toFile(path.join(out, 'rgb'));
   } else {
