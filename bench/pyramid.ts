@@ -5,8 +5,10 @@
 // RSS (each phase in its own child process, sampled every 100 ms), and the ratio to sharp (target ≥ 0.8).
 // The `vips` phase times the vips CLI's `dzsave` of the plain TIFF (same tiles, quality 85) as a second
 // baseline, when the CLI is installed (apt-get install libvips-tools), else says it is skipped.
+// Each phase writes its pyramid into one file (--sink pack, the default: the readers into the pack
+// processing stores, libvips into a zip) or as loose files (--sink folder).
 // Usage: npx tsx bench/pyramid.ts [--size 40000x30000] [--only sharp,vips,czi,qptiff,mrxs] [--rounds N]
-//        [--profile] [--keep]
+//        [--sink pack|folder] [--profile] [--keep]
 //        [--dir <folder to keep and reuse the generated slides in; only the phases' missing slides are made>]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,6 +19,7 @@ import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { openSlide } from '../src/server/slides/registry';
 import { TILE_JPEG } from '../src/server/processing/dzi';
+import { PackIndex, PackWriter, fileReader } from '../src/server/processing/pack-format';
 import { tuneSharpForPyramids, writePyramid } from '../src/server/processing/tiler';
 import { runChild, type ChildRun } from './lib/children';
 import { SLIDE_FILES, slidesIn, type SlideFile } from './lib/make-slides';
@@ -46,15 +49,75 @@ function walk(dir: string): { files: number; bytes: number } {
   return { files, bytes };
 }
 
+/** JPEG tiles and their bytes in a zip (vips dzsave's and sharp's single-file container). */
+function zipTiles(file: string): { files: number; bytes: number; levels: number } {
+  const buf = fs.readFileSync(file);
+  // End of central directory (no comment): the entries' count and the directory's offset.
+  const eocd = buf.length - 22;
+  if (buf.readUInt32LE(eocd) !== 0x06054b50) throw new Error(`${file}: no zip end record`);
+  const count = buf.readUInt16LE(eocd + 10);
+  let at = buf.readUInt32LE(eocd + 16);
+  let files = 0;
+  let bytes = 0;
+  const levels = new Set<string>();
+  for (let i = 0; i < count; i++) {
+    const nameLen = buf.readUInt16LE(at + 28);
+    let size = buf.readUInt32LE(at + 20);
+    if (size === 0xffffffff) {
+      // Zip64 (libgsf writes it): the sizes in the extra field 0x0001, uncompressed first when it is too.
+      const extra = at + 46 + nameLen;
+      for (let e = extra; e < extra + buf.readUInt16LE(at + 30); e += 4 + buf.readUInt16LE(e + 2))
+        if (buf.readUInt16LE(e) === 1)
+          size = Number(buf.readBigUInt64LE(e + 4 + (buf.readUInt32LE(at + 24) === 0xffffffff ? 8 : 0)));
+    }
+    const name = buf.toString('utf8', at + 46, at + 46 + nameLen);
+    if (name.endsWith('.jpeg')) {
+      files++;
+      bytes += size;
+      levels.add(name.split('/').at(-2)!);
+    }
+    at += 46 + nameLen + buf.readUInt16LE(at + 30) + buf.readUInt16LE(at + 32);
+  }
+  return { files, bytes, levels: levels.size };
+}
+
+/** JPEG tiles and their bytes in a pyramid pack (pack-format.ts). */
+async function packTiles(file: string): Promise<{ files: number; bytes: number; levels: number }> {
+  const index = await PackIndex.read(fs.statSync(file).size, fileReader(file));
+  let files = 0;
+  let bytes = 0;
+  const levels = new Set<string>();
+  for (const name of index.names())
+    if (name.endsWith('.jpeg')) {
+      files++;
+      bytes += index.find(name)!.length;
+      levels.add(name.split('/').at(-2)!);
+    }
+  return { files, bytes, levels: levels.size };
+}
+
+/** Tiles, bytes and levels of a phase's output in `out` (a folder of loose files, a zip or a pack). */
+async function outputOf(out: string, sink: Sink): Promise<{ files: number; bytes: number; levels: number }> {
+  if (sink === 'folder') {
+    const levels = fs.readdirSync(path.join(out, 'rgb_files')).filter((d) => /^\d+$/.test(d)).length;
+    return { ...walk(path.join(out, 'rgb_files')), levels };
+  }
+  const zip = path.join(out, 'rgb.zip');
+  return fs.existsSync(zip) ? zipTiles(zip) : packTiles(path.join(out, 'rgb.pack'));
+}
+
+/** Where every phase writes: one container file per pyramid (the product's pack; a zip for libvips), or loose files. */
+type Sink = 'pack' | 'folder';
+
 /** The child side: one phase, timed, its result sent to the parent. */
-async function child(phase: string, input: string, out: string): Promise<void> {
+async function child(phase: string, input: string, out: string, sink: Sink): Promise<void> {
   const t = performance.now();
   if (phase === 'sharp') {
     // The product's tile settings (quality 85, Huffman tables not optimised: sharp's default optimises).
     await sharp(input, { limitInputPixels: false })
       .jpeg(TILE_JPEG)
       .tile({ size: 254, overlap: 1, layout: 'dz' })
-      .toFile(path.join(out, 'rgb'));
+      .toFile(path.join(out, sink === 'pack' ? 'rgb.zip' : 'rgb'));
   } else {
     // As the server's pyramid child does.
     tuneSharpForPyramids();
@@ -64,14 +127,18 @@ async function child(phase: string, input: string, out: string): Promise<void> {
       ? ((await import(process.env.TESSERA_TILER)) as { writePyramid: typeof writePyramid })
       : { writePyramid };
     try {
-      await tiler.writePyramid(slide, out);
+      if (sink === 'folder') await tiler.writePyramid(slide, out);
+      else {
+        const pack = await PackWriter.create(path.join(out, 'rgb.pack'));
+        await tiler.writePyramid(slide, pack);
+        await pack.finish();
+      }
     } finally {
       await slide.close();
     }
   }
   const seconds = (performance.now() - t) / 1000;
-  const { files, bytes } = walk(path.join(out, 'rgb_files'));
-  const levels = fs.readdirSync(path.join(out, 'rgb_files')).filter((d) => /^\d+$/.test(d)).length;
+  const { files, bytes, levels } = await outputOf(out, sink);
   const cpu = process.cpuUsage();
   const result: PhaseResult = {
     seconds,
@@ -120,6 +187,13 @@ async function main(): Promise<void> {
     // --rounds N runs the phases N times in turn; each phase's median is compared, so that a burst of
     // other work on the shared cores during one phase does not decide a ratio.
     const rounds = Number(f.get('rounds') ?? 1);
+    const sink = (f.get('sink') ?? 'pack') as Sink;
+    if (sink !== 'pack' && sink !== 'folder') throw new Error('--sink is pack or folder');
+    console.log(
+      sink === 'pack'
+        ? 'each pyramid in one file: the readers into a pack (as processing stores it), libvips into a zip'
+        : 'each pyramid as loose files in a folder',
+    );
     const rows = new Map<string, Array<{ mps: number; peak: number; r: PhaseResult }>>();
     const line = (phase: string, r: PhaseResult, peak: number, note = '') =>
       console.log(
@@ -136,8 +210,8 @@ async function main(): Promise<void> {
         fs.mkdirSync(out);
         const run =
           phase === 'vips'
-            ? runVips(slides.tiff!, out)
-            : await runChild<PhaseResult>(SELF, ['--child', phase, slides[fileOf(phase)]!, out], {
+            ? await runVips(slides.tiff!, out, sink)
+            : await runChild<PhaseResult>(SELF, ['--child', phase, slides[fileOf(phase)]!, out, sink], {
                 profile: f.has('profile') && phase !== 'sharp',
               });
         if (!run) {
@@ -194,20 +268,27 @@ function fileOf(phase: string): SlideFile {
 }
 
 /** `vips dzsave` of `tiff` into `out`, timed by GNU time (wall, CPU, peak RSS); undefined without vips. */
-function runVips(tiff: string, out: string): ChildRun<PhaseResult> | undefined {
+async function runVips(tiff: string, out: string, sink: Sink): Promise<ChildRun<PhaseResult> | undefined> {
   if (spawnSync('vips', ['--version']).status !== 0) return undefined;
-  const args = ['-f', '%e %U %S %M', 'vips', 'dzsave', tiff, path.join(out, 'rgb')];
+  const args = [
+    '-f',
+    '%e %U %S %M',
+    'vips',
+    'dzsave',
+    tiff,
+    path.join(out, sink === 'pack' ? 'rgb.zip' : 'rgb'),
+  ];
   args.push('--tile-size', '254', '--overlap', '1', '--suffix', '.jpeg[Q=85]');
   const run = spawnSync('/usr/bin/time', args, { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`vips dzsave failed: ${run.stderr}`);
   const [seconds, user, sys, maxKb] = run.stderr.trim().split('\n').at(-1)!.split(' ').map(Number);
-  const { files, bytes } = walk(path.join(out, 'rgb_files'));
-  const levels = fs.readdirSync(path.join(out, 'rgb_files')).filter((d) => /^\d+$/.test(d)).length;
+  const { files, bytes, levels } = await outputOf(out, sink);
   return {
     result: { seconds, cpuSeconds: user + sys, tiles: files, levels, bytes },
     peakRssMiB: maxKb / 1024,
   };
 }
 
-if (process.argv[2] === '--child') await child(process.argv[3], process.argv[4], process.argv[5]);
+if (process.argv[2] === '--child')
+  await child(process.argv[3], process.argv[4], process.argv[5], process.argv[6] as Sink);
 else await main();
