@@ -17,7 +17,7 @@ import { eq } from 'drizzle-orm';
 import { jobs } from '../src/server/db/schema';
 import { enqueue } from '../src/server/jobs/queue';
 import { dziLevels } from '../src/server/processing/dzi';
-import { PROCESS_IMAGE } from '../src/server/processing/process-image';
+import { PROCESS_IMAGE } from '../src/server/jobs/kinds';
 import { slidesIn, type SlideFile } from './lib/make-slides';
 import { placeUploadedImage } from './lib/uploaded-image';
 import { flags, loadLine, machine, signIn, startServer, type BenchServer, type DbKind } from './lib/server';

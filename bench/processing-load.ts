@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { eq } from 'drizzle-orm';
 import { jobs } from '../src/server/db/schema';
 import { enqueue } from '../src/server/jobs/queue';
-import { PROCESS_IMAGE } from '../src/server/processing/process-image';
+import { PROCESS_IMAGE } from '../src/server/jobs/kinds';
 import { measure, type Summary } from './lib/load';
 import { slidesIn, type SlideFile } from './lib/make-slides';
 import { placeUploadedImage } from './lib/uploaded-image';

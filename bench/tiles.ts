@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { hashPassword } from '../src/server/auth/passwords';
 import { images, organizations, users } from '../src/server/db/schema';
 import { enqueue } from '../src/server/jobs/queue';
-import { PROCESS_IMAGE } from '../src/server/processing/process-image';
+import { PROCESS_IMAGE } from '../src/server/jobs/kinds';
 import { dziLevels } from '../src/server/processing/dzi';
 import { eq } from 'drizzle-orm';
 import Fastify from 'fastify';

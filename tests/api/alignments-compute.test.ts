@@ -11,7 +11,7 @@ import { AlignmentFailureText, type RigidAlignmentOutput } from '../../src/api/a
 import { alignmentRigids, images, jobs, organizations } from '../../src/server/db/schema';
 import { ALIGN_RIGID } from '../../src/server/jobs/kinds';
 import { enqueue } from '../../src/server/jobs/queue';
-import { PROCESS_IMAGE } from '../../src/server/processing/process-image';
+import { PROCESS_IMAGE } from '../../src/server/jobs/kinds';
 import { bearer, dbTargets, login, startApp, type TestApp } from './helpers';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures');

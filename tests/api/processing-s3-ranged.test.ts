@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { images, organizations } from '../../src/server/db/schema';
 import { enqueue } from '../../src/server/jobs/queue';
-import { PROCESS_IMAGE } from '../../src/server/processing/process-image';
+import { PROCESS_IMAGE } from '../../src/server/jobs/kinds';
 import { openSlide } from '../../src/server/slides/registry';
 import type { RawImage, Slide } from '../../src/server/slides/types';
 import { createStorage, forgetStorage, type FileStorage } from '../../src/server/storage';

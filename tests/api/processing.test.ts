@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { images, organizations, scanGroups } from '../../src/server/db/schema';
 import { enqueue } from '../../src/server/jobs/queue';
-import { PROCESS_IMAGE } from '../../src/server/processing/process-image';
+import { PROCESS_IMAGE } from '../../src/server/jobs/kinds';
 import { bearer, dbTargets, login, startApp, type TestApp } from './helpers';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures');

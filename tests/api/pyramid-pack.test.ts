@@ -20,7 +20,7 @@ import { enqueue } from '../../src/server/jobs/queue';
 import { forgetPack, packKey } from '../../src/server/processing/derived';
 import { tilesDir } from '../../src/server/processing/files';
 import { fileReader, PackIndex } from '../../src/server/processing/pack-format';
-import { PROCESS_IMAGE } from '../../src/server/processing/process-image';
+import { PROCESS_IMAGE } from '../../src/server/jobs/kinds';
 import { folderSink, writePyramid } from '../../src/server/processing/tiler';
 import { openSlide } from '../../src/server/slides/registry';
 import { forgetStorage, storageFor } from '../../src/server/storage';

@@ -11,7 +11,7 @@ import { CANCELED_INFO } from '../../src/api/images';
 import { images, jobs } from '../../src/server/db/schema';
 import { ABANDONED_TEXT, claim, enqueue } from '../../src/server/jobs/queue';
 import { tilesDir } from '../../src/server/processing/files';
-import { PROCESS_IMAGE } from '../../src/server/processing/process-image';
+import { PROCESS_IMAGE } from '../../src/server/jobs/kinds';
 import { farCornersCzi } from '../unit/slides/gen/slides';
 import {
   addLabFixture,

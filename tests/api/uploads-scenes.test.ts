@@ -134,7 +134,7 @@ describe(`a 3-scene CZI upload on ${target.name}`, () => {
     const first = group.images[0].id as string;
     await t.app.ctx.db.update(images).set({ status: 'created' }).where(eq(images.id, first));
     const { enqueue } = await import('../../src/server/jobs/queue');
-    const { PROCESS_IMAGE } = await import('../../src/server/processing/process-image');
+    const { PROCESS_IMAGE } = await import('../../src/server/jobs/kinds');
     await enqueue(t.app.ctx.db, PROCESS_IMAGE, { imageId: first });
     await t.app.ctx.jobs.drain();
     const [{ storageKey }] = await t.app.ctx.db.select().from(images).where(eq(images.id, first));

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { openDatabase } from '../../src/server/db/client';
 import { images, organizations, scanGroups } from '../../src/server/db/schema';
 import { enqueue } from '../../src/server/jobs/queue';
-import { PROCESS_IMAGE } from '../../src/server/processing/process-image';
+import { PROCESS_IMAGE } from '../../src/server/jobs/kinds';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures');
 

@@ -9,9 +9,10 @@ import { CANCELED_INFO, ImageResult } from '../../api/images';
 import { recordActivity } from '../activities/record';
 import { apiError } from '../http/errors';
 import { accessOf, assertCan } from '../http/guard';
+import { PROCESS_IMAGE } from '../jobs/kinds';
 import { cancelJobs } from '../jobs/queue';
 import { followImageOrders } from '../orders/follow';
-import { PROCESS_IMAGE, WAITING } from '../processing/process-image';
+import { WAITING } from '../processing/process-image';
 import { imageSubject, markImageCanceled, readableImage, toImage } from './repository';
 import { redacted } from './routes';
 

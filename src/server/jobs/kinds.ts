@@ -1,5 +1,7 @@
 // Job kinds enqueued from routes, and their timing: names in one place for routes and handlers.
 export const STORAGE_STEP = 'storage-step';
+/** Reads an uploaded image, makes it viewable, then writes its pyramid (processing/process-image.ts). */
+export const PROCESS_IMAGE = 'process-image';
 /** Computes a requested rigid alignment (src/server/alignments/job.ts). */
 export const ALIGN_RIGID = 'align-rigid';
 /** Archiving or reactivating takes a moment of storage work; the card refetches after about 1 s (§4.2). */

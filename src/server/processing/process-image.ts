@@ -28,8 +28,6 @@ import { forgetOpenSlide } from './tile-on-demand';
 import { PYRAMID_NICENESS, writePackInChild } from './pyramid-process';
 import { makeViewable } from './viewable';
 
-export const PROCESS_IMAGE = 'process-image';
-
 /** Image statuses of a file not yet processed: the job may start, fail or be canceled only then. */
 export const WAITING: readonly string[] = ['created', 'processing'];
 

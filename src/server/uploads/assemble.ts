@@ -11,12 +11,11 @@ import { slideFileRole } from '../../api/slide-formats';
 import { errorText } from '../../api/errors';
 import type { Db } from '../db/client';
 import { uploadGroups, uploads } from '../db/schema';
+import { PROCESS_IMAGE } from '../jobs/kinds';
 import { enqueue } from '../jobs/queue';
 import type { FileStorage } from '../storage';
 import { createImageRecord } from './image-records';
 import { findGroup, partsOf, setGroupStatus, setPartsStatus, type UploadRow } from './repository';
-
-export const PROCESS_IMAGE_JOB = 'process-image';
 
 export interface UploadDeps {
   db: Db;
@@ -124,7 +123,7 @@ export async function assembleGroup(deps: UploadDeps, groupId: string): Promise<
       uploadGroupId: groupId,
     });
     await setGroupStatus(tx, groupId, 'complete');
-    await enqueue(tx, PROCESS_IMAGE_JOB, { imageId: plan.imageId });
+    await enqueue(tx, PROCESS_IMAGE, { imageId: plan.imageId });
     return true;
   });
   if (created) {

@@ -10,8 +10,8 @@ import { eq, inArray } from 'drizzle-orm';
 import { sceneImageName } from '../../api/images';
 import type { Db } from '../db/client';
 import { images } from '../db/schema';
+import { PROCESS_IMAGE } from '../jobs/kinds';
 import { enqueue } from '../jobs/queue';
-import { PROCESS_IMAGE_JOB } from './assemble';
 import { createImageRecord, type ImageRow } from './image-records';
 
 /** A name-based (version 5 layout) UUID of `first` and `scene`: the same inputs, the same id. */
@@ -75,7 +75,7 @@ export async function addSceneImages(db: Db, first: ImageRow, count: number): Pr
         // Right after the first scene's image, in scene order: lists sort images by createdAt.
         createdAt: new Date(row.createdAt.getTime() + w.scene),
       });
-      await enqueue(tx, PROCESS_IMAGE_JOB, { imageId: w.id }, { id: w.id });
+      await enqueue(tx, PROCESS_IMAGE, { imageId: w.id }, { id: w.id });
       added.push(w.id);
     }
     return added;
