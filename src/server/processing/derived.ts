@@ -10,6 +10,7 @@
 // bytes): a tile is then one ranged read.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { ByteSource } from '../slides/file';
 import { storageFor, type FileStorage } from '../storage';
@@ -278,9 +279,9 @@ export async function readDerived(
   return fsp.readFile(path.join(tilesDir(dataDir, imageId), name)).catch(() => undefined);
 }
 
-/** Writes small bytes to a temporary file beside `work` and stores them at `key`. */
-export async function storeBytes(storage: FileStorage, key: string, bytes: Uint8Array, workDir: string) {
-  const tmp = path.join(workDir, `${key.replace(/\//g, '_')}.${process.pid}.tmp`);
+/** Writes small bytes to a temporary file in `work` and stores them at `key`. */
+export async function storeBytes(storage: FileStorage, key: string, bytes: Uint8Array, work: string) {
+  const tmp = workFile(work, key.replace(/\//g, '_'), 'tmp');
   await fsp.writeFile(tmp, bytes);
   try {
     await storage.adoptFile(key, tmp);
@@ -298,6 +299,44 @@ export async function removeDerived(storage: FileStorage, dataDir: string, image
 
 /** Where the processing job writes a pack before it is stored (DATA_DIR/work: the data folder's disk). */
 export const workDir = (dataDir: string) => path.join(dataDir, 'work');
+
+/**
+ * Whose a file in DATA_DIR/work is, in its name: this host and process (a data folder may be shared by
+ * the processes of one machine, or even of several).
+ */
+const OWNER = `${os.hostname().replace(/[^A-Za-z0-9_-]/g, '_')}-${process.pid}`;
+const OWNED = /\.([A-Za-z0-9_-]+)-(\d+)\.(pack|tmp)$/;
+
+/** A file of this process in the work folder `work`: `<name>.<host>-<pid>.<ext>`. */
+export const workFile = (work: string, name: string, ext: 'pack' | 'tmp') =>
+  path.join(work, `${name}.${OWNER}.${ext}`);
+
+/**
+ * Removes the files in the work folder `work` that a process of this host left when it ended mid-way
+ * (killed while writing a pack of hundreds of megabytes); another host's files, and those of a process
+ * still running, stay. Returns how many were removed.
+ */
+export async function sweepWork(work: string): Promise<number> {
+  const host = OWNER.slice(0, OWNER.lastIndexOf('-'));
+  let removed = 0;
+  for (const name of await fsp.readdir(work).catch(() => [] as string[])) {
+    const m = OWNED.exec(name);
+    if (!m || m[1] !== host || processAlive(Number(m[2]))) continue;
+    await fsp.rm(path.join(work, name), { force: true });
+    removed++;
+  }
+  return removed;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it exists, as another user's.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 export const statLoose = (full: string) =>
   new Promise<fs.Stats | undefined>((resolve) =>

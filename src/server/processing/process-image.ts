@@ -11,7 +11,6 @@
 // A canceled image (POST /images/:id/cancel, only before it is viewable) is failed already: the job
 // changes nothing more.
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LayersManifest } from '../../api/tiles';
@@ -22,7 +21,17 @@ import { SlideError } from '../slides/errors';
 import type { Slide } from '../slides/types';
 import type { FileStorage } from '../storage';
 import { addSceneImages } from '../uploads/scenes';
-import { forgetPack, packKey, previewKey, pyramidDone, removeDerived, storeBytes, workDir } from './derived';
+import {
+  forgetPack,
+  packKey,
+  previewKey,
+  pyramidDone,
+  removeDerived,
+  storeBytes,
+  sweepWork,
+  workDir,
+  workFile,
+} from './derived';
 import { openStoredSlide, slideKeys, tilesDir } from './files';
 import { forgetOpenSlide } from './tile-on-demand';
 import { PYRAMID_NICENESS, writePackInChild } from './pyramid-process';
@@ -101,6 +110,9 @@ export function processImageHandler(deps: ProcessingDeps): JobHandler {
  * answered meanwhile; stores the thumbnail and label picture, then the pack: a tile asked for before
  * the pack is stored is cut on demand, and a retried job never leaves half a pyramid behind.
  */
+/** Each work folder's sweep, done by the first render in it of this process. */
+const swept = new Map<string, Promise<number>>();
+
 async function render(
   deps: ProcessingDeps,
   imageId: string,
@@ -110,7 +122,14 @@ async function render(
 ) {
   const work = workDir(deps.dataDir);
   await fs.mkdir(work, { recursive: true });
-  const file = path.join(work, `${imageId}.pack`);
+  // Once per process: what an ended process of this host left half-written.
+  if (!swept.has(work))
+    swept.set(
+      work,
+      sweepWork(work).catch(() => 0),
+    );
+  await swept.get(work);
+  const file = workFile(work, imageId, 'pack');
   // On failure the pack is gone when this rejects (writePackInChild waits for the child's end): a
   // retry starts the pyramid again.
   const rendered = await writePackInChild(
