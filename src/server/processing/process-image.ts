@@ -104,15 +104,15 @@ export function processImageHandler(deps: ProcessingDeps): JobHandler {
   };
 }
 
+/** Each work folder's sweep, done by the first render in it of this process. */
+const swept = new Map<string, Promise<number>>();
+
 /**
  * Writes the pyramid(s) and layers.json into a pack on the local disk (DATA_DIR/work) and makes the
  * thumbnail and label picture, in a child process of its own (pyramid-process.ts) so that requests are
  * answered meanwhile; stores the thumbnail and label picture, then the pack: a tile asked for before
  * the pack is stored is cut on demand, and a retried job never leaves half a pyramid behind.
  */
-/** Each work folder's sweep, done by the first render in it of this process. */
-const swept = new Map<string, Promise<number>>();
-
 async function render(
   deps: ProcessingDeps,
   imageId: string,

@@ -248,7 +248,7 @@ async function readRegion8(
 }
 
 /**
- * Full-resolution rows [y0, y0 + rows) of one layer into `dst` from byte `at`: by a reader that writes
+ * Full-resolution rows [y0, y0 + rows) of one layer into the start of `dst`: by a reader that writes
  * into the band itself in one call (its decodes under the band's width at once), else in pieces
  * PIECE_WIDTH wide so that what the reader decodes at once (the file's tiles under one piece) does not
  * grow with the slide's width.
@@ -260,22 +260,21 @@ async function readBand(
   channels: number,
   layer: { channel?: number; range?: ChannelRange },
   dst: Buffer,
-  at: number,
 ): Promise<void> {
   const { width } = slide.levels[0];
   if (slide.readRegionInto && slide.kind === 'brightfield') {
     // The reader places its pieces in the band itself (whose rows are the slide's width apart).
-    const data = dst.subarray(at, at + rows * width * channels);
+    const data = dst.subarray(0, rows * width * channels);
     await slide.readRegionInto(0, 0, y0, { width, height: rows, channels: 3, bits: 8, data });
     return;
   }
   for (let x = 0; x < width; x += PIECE_WIDTH) {
     const w = Math.min(PIECE_WIDTH, width - x);
     const piece = await readRegion8(slide, x, y0, w, rows, layer);
-    if (w === width) piece.copy(dst, at, 0, rows * w * channels);
+    if (w === width) piece.copy(dst, 0, 0, rows * w * channels);
     else
       for (let r = 0; r < rows; r++)
-        piece.copy(dst, at + (r * width + x) * channels, r * w * channels, (r + 1) * w * channels);
+        piece.copy(dst, (r * width + x) * channels, r * w * channels, (r + 1) * w * channels);
   }
 }
 
@@ -349,7 +348,7 @@ export async function writePyramid(
     // The next band is read (decoded in libuv's pool) while this one is halved and encoded. Its
     // failure is kept as a value until awaited, so it is never an unhandled rejection meanwhile.
     const read = (y: number, into: Buffer): Promise<{ failed: unknown } | undefined> =>
-      readBand(slide, y, Math.min(bandRows, height - y), channels, layer, into, 0).then(
+      readBand(slide, y, Math.min(bandRows, height - y), channels, layer, into).then(
         () => undefined,
         (failed: unknown) => ({ failed }),
       );
