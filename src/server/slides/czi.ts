@@ -22,7 +22,7 @@ import { parseCziMetadata, slideChannels } from './czi-metadata';
 import { checkCompression, decodeSubblock, pixelLayout } from './czi-subblock';
 import { SlideErrors } from './errors';
 import { BytesSource, openDiskFile, type ByteSource, type OpenFile } from './file';
-import { allocRaw, blit, resizeNearest, shrink, toRgb8 } from './raw';
+import { allocRaw, allocRegion, backgroundOf, blit, resizeNearest, shrink, toRgb8 } from './raw';
 import type { AssociatedName, RawImage, Slide, SlideFormatReader, SlideLevel } from './types';
 
 /** A subblock placed in level-0 pixels relative to the scene origin. */
@@ -137,13 +137,7 @@ class CziSlide implements Slide {
     channel = 0,
   ): Promise<RawImage> {
     const plan = this.plan(level, x, y, w, h);
-    const canvas = allocRaw(
-      plan.cw,
-      plan.ch,
-      this.kind === 'brightfield' ? 3 : 1,
-      this.bitsPerSample,
-      this.fill,
-    );
+    const canvas = allocRegion(this.kind, this.bitsPerSample, plan.cw, plan.ch);
     await this.paint(plan, channel, canvas);
     return plan.direct ? canvas : shrink(canvas, w, h);
   }
@@ -155,13 +149,8 @@ class CziSlide implements Slide {
       blit(into, await this.readRegion(level, x, y, into.width, into.height, channel), 0, 0);
       return;
     }
-    into.data.fill(this.fill);
+    into.data.fill(backgroundOf(this.kind));
     await this.paint(plan, channel, into);
-  }
-
-  /** Background samples: white for brightfield, dark for fluorescence. */
-  private get fill(): number {
-    return this.kind === 'brightfield' ? 255 : 0;
   }
 
   /**

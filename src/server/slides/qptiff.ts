@@ -9,7 +9,7 @@
 import { GeoTIFF, type GeoTIFFImage } from 'geotiff';
 import { SlideError, SlideErrors } from './errors';
 import { openDiskFile, type ByteSource, type OpenFile } from './file';
-import { allocRaw, blit, toRgb8 } from './raw';
+import { allocRaw, allocRegion, backgroundOf, blit, toRgb8 } from './raw';
 import { readBlocks, tiffBlocks, type TiffBlocks } from './tiff-blocks';
 import type { AssociatedName, RawImage, Slide, SlideChannel, SlideFormatReader, SlideLevel } from './types';
 import { child, parseXml } from './xml';
@@ -95,18 +95,13 @@ class QptiffSlide implements Slide {
     h: number,
     channel = 0,
   ): Promise<RawImage> {
-    const out = allocRaw(w, h, this.kind === 'brightfield' ? 3 : 1, this.bitsPerSample, this.fill);
+    const out = allocRegion(this.kind, this.bitsPerSample, w, h);
     await this.place(level, x, y, out, channel, false);
     return out;
   }
 
   async readRegionInto(level: number, x: number, y: number, into: RawImage, channel = 0): Promise<void> {
     await this.place(level, x, y, into, channel, true);
-  }
-
-  /** Background samples: white for brightfield, dark for fluorescence. */
-  private get fill(): number {
-    return this.kind === 'brightfield' ? 255 : 0;
   }
 
   /** The page's pixels of the rectangle at (x, y) the size of `out` into `out`; `clear`: fill the rest. */
@@ -119,7 +114,7 @@ class QptiffSlide implements Slide {
     const y1 = Math.min(page.getHeight(), y + out.height);
     const inside = x1 > x0 && y1 > y0;
     if (clear && !(inside && x0 === x && y0 === y && x1 - x0 === out.width && y1 - y0 === out.height))
-      out.data.fill(this.fill);
+      out.data.fill(backgroundOf(this.kind));
     if (inside) await this.read(page, [x0, y0, x1, y1], out, x0 - x, y0 - y);
   }
 

@@ -1,7 +1,15 @@
 // Pixel-buffer helpers shared by the readers: allocate, copy a rectangle with clipping, shrink by a box filter.
 // Quirk: everything is interleaved and tightly packed (RawImage); 16-bit data stays in native byte order.
 
-import type { RawImage } from './types';
+import type { RawImage, Slide } from './types';
+
+/** The background of a slide's regions (readRegion in types.ts): white for brightfield, dark for fluorescence. */
+export const backgroundOf = (kind: Slide['kind']): number => (kind === 'brightfield' ? 255 : 0);
+
+/** A new region of a slide of `kind`, shaped as its readRegion returns one and filled with its background. */
+export function allocRegion(kind: Slide['kind'], bits: 8 | 16, width: number, height: number): RawImage {
+  return allocRaw(width, height, kind === 'brightfield' ? 3 : 1, bits, backgroundOf(kind));
+}
 
 /** A new image filled with `fill` in every sample (255 = white brightfield background, 0 = dark). */
 export function allocRaw(
