@@ -19,3 +19,6 @@ export function tsChild(entry: URL, options: TsChildOptions = {}): ChildProcess 
   const args = [entry.href, ...(options.niceness === undefined ? [] : [String(options.niceness)])];
   return fork(LOADER, args, { execArgv: [], serialization: 'advanced', stdio: 'inherit' });
 }
+
+/** Whether `child` is still there: it has neither exited nor been ended by a signal. */
+export const running = (child: ChildProcess): boolean => child.exitCode === null && child.signalCode === null;

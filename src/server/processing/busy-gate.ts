@@ -8,6 +8,7 @@
 // the gate never closes.
 import type { ChildProcess } from 'node:child_process';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import { running } from '../children/ts-child';
 
 /** How often the loop's utilisation is sampled, and over what window. */
 const SAMPLE_MS = 50;
@@ -21,7 +22,7 @@ let last: EventLoopUtilization | undefined;
 let stopped = false;
 
 function signalAll(name: 'SIGSTOP' | 'SIGCONT') {
-  for (const child of gated) if (child.exitCode === null && child.signalCode === null) child.kill(name);
+  for (const child of gated) if (running(child)) child.kill(name);
 }
 
 function sample() {
@@ -51,7 +52,7 @@ export function gateWhileBusy(child: ChildProcess): () => void {
   }
   return () => {
     if (!gated.delete(child)) return;
-    if (stopped && child.exitCode === null && child.signalCode === null) child.kill('SIGCONT');
+    if (stopped && running(child)) child.kill('SIGCONT');
     if (gated.size === 0) {
       clearInterval(timer);
       timer = undefined;

@@ -13,7 +13,7 @@ import fs from 'node:fs/promises';
 import { SlideError, type SlideErrorCode } from '../slides/errors';
 import type { StorageSettings } from '../storage';
 import type { ChildProcess } from 'node:child_process';
-import { tsChild } from '../children/ts-child';
+import { running, tsChild } from '../children/ts-child';
 import { gateWhileBusy } from './busy-gate';
 import type { PyramidResult } from './tiler';
 
@@ -178,7 +178,7 @@ export function writePackInChild(
     let outcome: Outcome | undefined;
     let killTimer: NodeJS.Timeout | undefined;
     const stop = (signalName: NodeJS.Signals) => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (!running(child)) return;
       // A stopped child would not act on SIGTERM until continued.
       ungate();
       child.kill(signalName);
