@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { openSlide } from '../src/server/slides/registry';
-import { TILE_JPEG } from '../src/server/processing/dzi';
+import { TILE_JPEG } from '../src/server/processing/tile-jpeg';
 import { PackIndex, PackWriter, fileReader } from '../src/server/processing/pack-format';
 import { tuneSharpForPyramids, writePyramid } from '../src/server/processing/tiler';
 import { runChild, type ChildRun } from './lib/children';

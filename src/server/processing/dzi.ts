@@ -4,14 +4,6 @@
 export const TILE_SIZE = 254;
 export const OVERLAP = 1;
 
-/**
- * How every tile is JPEG-encoded (the tiler's and the tiles cut on demand, so the two differ only by
- * encoding): quality 85, plain libjpeg-turbo, and Huffman tables not optimised, as libvips' dzsave
- * writes tiles. Optimised tables save 7–8 % of the bytes but take a second pass over each tile: twice
- * the CPU of a 256-pixel tile's encode, which is most of a pyramid's time (bench/pyramid.ts).
- */
-export const TILE_JPEG = { quality: 85, mozjpeg: false, optimiseCoding: false } as const;
-
 export interface DziLevel {
   /** DZI level number: 0 = 1×1 … maxLevel = full size */
   level: number;

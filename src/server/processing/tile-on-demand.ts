@@ -22,7 +22,8 @@ import type { Slide } from '../slides/types';
 import { storageFor } from '../storage';
 import { uploadSettingsFromEnv } from '../uploads/config';
 import { CutCache, type Cut } from './cut-cache';
-import { OVERLAP, TILE_JPEG, TILE_SIZE, dziLevels, dziXml, tileRect, type DziLevel } from './dzi';
+import { OVERLAP, TILE_SIZE, dziLevels, dziXml, tileRect, type DziLevel } from './dzi';
+import { encodeTile } from './tile-jpeg';
 import { slideKeys } from './files';
 import { OpenSlides } from './open-slides';
 import { bestLevelFor, labelPng, THUMBNAIL_MAX, thumbnailJpeg } from './previews';
@@ -136,26 +137,26 @@ async function cutTile(
         ? to8bit(raw, { min: 0, max: 65535 })
         : Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength);
   const channels = raw.channels;
+  if (sw === rect.w && sh === rect.h) return encodeTile(pixels, sw, sh, channels);
   let img = sharp(pixels, { raw: { width: sw, height: sh, channels } });
-  if (sw !== rect.w || sh !== rect.h) {
-    // The pyramid halves an odd last row or column with itself: the same as repeating the slide's
-    // edge out to whole target pixels before shrinking (sharp resizes before it extends: two steps).
-    const f = d / s;
-    const right = Math.max(0, Math.round(rect.w * f) - sw);
-    const bottom = Math.max(0, Math.round(rect.h * f) - sh);
-    if (right || bottom) {
-      // (sharp may hand grey back as RGB: its own answer says how many channels it is.)
-      const grown = await img
-        .extend({ right, bottom, extendWith: 'copy' })
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-      const { width, height, channels: c } = grown.info;
-      img = sharp(grown.data, { raw: { width, height, channels: c as 1 | 3 } });
-    }
-    img = img.resize(rect.w, rect.h, { fit: 'fill' });
+  // The pyramid halves an odd last row or column with itself: the same as repeating the slide's edge
+  // out to whole target pixels before shrinking (sharp resizes before it extends: two steps).
+  const f = d / s;
+  const right = Math.max(0, Math.round(rect.w * f) - sw);
+  const bottom = Math.max(0, Math.round(rect.h * f) - sh);
+  if (right || bottom) {
+    // (sharp may hand grey back as RGB: its own answer says how many channels it is.)
+    const grown = await img
+      .extend({ right, bottom, extendWith: 'copy' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const { width, height, channels: c } = grown.info;
+    img = sharp(grown.data, { raw: { width, height, channels: c as 1 | 3 } });
   }
+  img = img.resize(rect.w, rect.h, { fit: 'fill' });
   if (channels === 1) img = img.toColourspace('b-w');
-  return img.jpeg(TILE_JPEG).toBuffer();
+  const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
+  return encodeTile(data, info.width, info.height, info.channels);
 }
 
 /** The thumbnail, when the file has a level small enough to make it from at once. */

@@ -6,15 +6,16 @@
 // pixel is decoded twice and the reader's own (slow, downsample²) shrinking is never used. Each level
 // keeps only the rows its next tile row and next halving need, in a buffer allocated once, so memory
 // is bounded by the band (≤ 48 MiB, at least 512 rows; the next band is read while this one is
-// encoded) and the slide's width, not its height. Tiles are copied out and JPEG-encoded by sharp
+// encoded) and the slide's width, not its height. Tiles are copied out and JPEG-encoded (tile-jpeg.ts)
 // several at a time (libuv's pool) while the main thread shrinks the next rows. Every file goes to a
 // sink: the image's pyramid pack (pack-format.ts) in processing, a plain folder in the benches.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { RawImage, Slide } from '../slides/types';
-import { OVERLAP, TILE_JPEG, TILE_SIZE, dziLevels, dziXml, tileRect, type DziLevel } from './dzi';
+import { OVERLAP, TILE_SIZE, dziLevels, dziXml, tileRect, type DziLevel } from './dzi';
 import type { PyramidSink } from './pack-format';
+import { encodeTile } from './tile-jpeg';
 
 export interface ChannelRange {
   min: number;
@@ -328,11 +329,7 @@ export async function writePyramid(
       pool.add(async () => {
         try {
           const pixels = t.buffer.subarray(0, t.w * t.h * t.channels);
-          const jpeg = await sharp(pixels, {
-            raw: { width: t.w, height: t.h, channels: t.channels as 1 | 3 },
-          })
-            .jpeg(TILE_JPEG)
-            .toBuffer();
+          const jpeg = await encodeTile(pixels, t.w, t.h, t.channels);
           await sink.put(`${layer.name}_files/${l.level}/${col}_${row}.jpeg`, jpeg);
           opts.onProgress?.(++done, total);
         } finally {
