@@ -1,7 +1,7 @@
 // The pyramid step of processing runs in a child process of its own (pyramid-process.ts), so the
 // server's threads answer requests while it runs: the pack is written by another process,
-// holds exactly the tiles writePyramid makes in process plus layers.json, the thumbnail and label
-// picture come back as previews.ts makes them in process, progress comes back, the child writes the
+// holds exactly the tiles writePyramid makes in process plus layers.json, the thumbnail (from the
+// pyramid's small level) and label picture come back as previews.ts makes them in process, progress comes back, the child writes the
 // next pack without starting again, an abort kills the child and leaves no pack, a child that dies unasked is a plain Error (the queue
 // retries it), and a reader's failure inside the child comes back as the same SlideError (code
 // and reason).
@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fileReader, PackIndex } from '../../src/server/processing/pack-format';
-import { labelPng, thumbnailJpeg } from '../../src/server/processing/previews';
+import { labelPng, THUMBNAIL_MAX, thumbnailFrom } from '../../src/server/processing/previews';
 import {
   endIdlePyramidChildren,
   writePackInChild,
@@ -62,8 +62,10 @@ describe('the pyramid in its own process', () => {
 
     const here = path.join(dir, 'here');
     const slide = await openSlide([path.join(FIXTURES, FIXTURE)]);
-    const expected = await writePyramid(slide, folderSink(here));
-    const thumbnail = await thumbnailJpeg(slide);
+    const { overview, ...expected } = await writePyramid(slide, folderSink(here), {
+      overview: THUMBNAIL_MAX,
+    });
+    const thumbnail = await thumbnailFrom(overview!, []);
     const label = await labelPng(slide);
     await slide.close();
     expect(result.pyramid).toEqual(expected);

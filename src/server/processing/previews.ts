@@ -1,7 +1,7 @@
 // The thumbnail (a fluorescence slide's channels composited in their colours) and the label picture.
 import sharp from 'sharp';
 import type { RawImage, Slide } from '../slides/types';
-import { channelRange, to8bit, type ChannelRange } from './tiler';
+import { channelRange, to8bit, type ChannelRange, type OverviewLayer } from './tiler';
 
 export const THUMBNAIL_MAX = 512;
 
@@ -13,37 +13,59 @@ export function bestLevelFor(slide: Slide, target: number): number {
   return 0;
 }
 
-const toSharp = (img: RawImage) =>
-  sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength), {
-    raw: { width: img.width, height: img.height, channels: img.channels },
-  });
+const bytesOf = (img: RawImage) => Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength);
 
-/** A JPEG of the whole slide, at most THUMBNAIL_MAX on its long side. */
+const toSharp = (img: RawImage) =>
+  sharp(bytesOf(img), { raw: { width: img.width, height: img.height, channels: img.channels } });
+
+/**
+ * A JPEG of the whole slide, at most THUMBNAIL_MAX on its long side, from the reader's smallest level
+ * with a side of at least that (a fluorescence slide's channels composited in their colours).
+ */
 export async function thumbnailJpeg(slide: Slide, ranges?: ChannelRange[]): Promise<Buffer> {
   const li = bestLevelFor(slide, THUMBNAIL_MAX);
   const l = slide.levels[li];
-  const scale = Math.min(1, THUMBNAIL_MAX / Math.max(l.width, l.height));
-  const w = Math.max(1, Math.round(l.width * scale));
-  const h = Math.max(1, Math.round(l.height * scale));
   if (slide.kind === 'brightfield') {
     const img = await slide.readRegion(li, 0, 0, l.width, l.height);
-    return toSharp(img).resize(w, h, { fit: 'fill' }).jpeg({ quality: 85 }).toBuffer();
+    return thumbnailFrom([{ ...img, channels: 3, data: bytesOf(img) }], []);
   }
-  // Additive composite: each channel mapped through its display range (from the data, as the viewer's
-  // layers) to 0..255, shrunk, and added in its colour, clipped to 255. Mapping before shrinking keeps
-  // sharp on 8-bit samples (a 16-bit Buffer would be read as twice as many 8-bit ones).
-  const rgb = new Float32Array(w * h * 3);
+  const layers: OverviewLayer[] = [];
   for (let c = 0; c < slide.channels.length; c++) {
     const raw = await slide.readRegion(li, 0, 0, l.width, l.height, c);
     const range = ranges?.[c] ?? (await channelRange(slide, c));
-    const small = await sharp(to8bit(raw, range), {
-      raw: { width: raw.width, height: raw.height, channels: 1 },
-    })
+    layers.push({ width: raw.width, height: raw.height, channels: 1, data: to8bit(raw, range) });
+  }
+  return thumbnailFrom(
+    layers,
+    slide.channels.map((c) => c.color),
+  );
+}
+
+/**
+ * The thumbnail JPEG from the whole slide at one small level (the tiler's `overview`, or a reader's
+ * level): RGB shrunk to at most THUMBNAIL_MAX on its long side, or one 8-bit layer per fluorescence
+ * channel, each shrunk and added in its colour (`colours`, one per layer), clipped to 255.
+ */
+export async function thumbnailFrom(
+  layers: OverviewLayer[],
+  colours: Array<[number, number, number]>,
+): Promise<Buffer> {
+  const { width, height } = layers[0];
+  const scale = Math.min(1, THUMBNAIL_MAX / Math.max(width, height));
+  const w = Math.max(1, Math.round(width * scale));
+  const h = Math.max(1, Math.round(height * scale));
+  const raw = (l: OverviewLayer) =>
+    sharp(l.data, { raw: { width: l.width, height: l.height, channels: l.channels } });
+  if (layers.length === 1 && layers[0].channels === 3)
+    return raw(layers[0]).resize(w, h, { fit: 'fill' }).jpeg({ quality: 85 }).toBuffer();
+  const rgb = new Float32Array(w * h * 3);
+  for (let c = 0; c < layers.length; c++) {
+    const small = await raw(layers[c])
       .resize(w, h, { fit: 'fill' })
       .extractChannel(0) // sharp hands grey back as RGB otherwise
       .raw()
       .toBuffer();
-    const [r, g, b] = slide.channels[c].color;
+    const [r, g, b] = colours[c];
     for (let i = 0; i < w * h; i++) {
       const v = small[i] / 255;
       rgb[i * 3] += v * r;

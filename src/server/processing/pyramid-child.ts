@@ -1,14 +1,14 @@
 // The pyramid's child process (forked by pyramid-process.ts through ts-entry.mjs, which has lowered
 // its priority): asks for its task and takes it from the reply, opens its own storage and the slide from
-// its values, writes the pyramid(s) and layers.json into the pack, makes the thumbnail and label
-// picture and sends them with the result, or the error (the pack discarded); then waits for the next
-// task until the parent disconnects.
+// its values, writes the pyramid(s) and layers.json into the pack, makes the thumbnail (from the
+// pyramid's small level) and label picture and sends them with the result, or the error (the pack
+// discarded); then waits for the next task until the parent disconnects.
 import { storageFrom } from '../storage';
 import { openStoredSlide } from './files';
 import { PackWriter } from './pack-format';
 import { toChildError, type FromChild, type PyramidTask, type ToChild } from './pyramid-process';
-import { labelPng, thumbnailJpeg } from './previews';
-import { tuneSharpForPyramids, writePyramid, type ChannelRange } from './tiler';
+import { labelPng, THUMBNAIL_MAX, thumbnailFrom } from './previews';
+import { tuneSharpForPyramids, writePyramid } from './tiler';
 
 /** Progress is sent at most this often (a big slide has tens of thousands of tiles). */
 const PROGRESS_MS = 250;
@@ -24,7 +24,8 @@ async function run(task: PyramidTask): Promise<void> {
     const pack = await PackWriter.create(task.file);
     try {
       let last = 0;
-      const pyramid = await writePyramid(slide, pack, {
+      const { overview, ...pyramid } = await writePyramid(slide, pack, {
+        overview: THUMBNAIL_MAX,
         onProgress: (done, total) => {
           const now = Date.now();
           if (now - last < PROGRESS_MS && done < total) return;
@@ -34,8 +35,11 @@ async function run(task: PyramidTask): Promise<void> {
       });
       await pack.put('layers.json', Buffer.from(task.layersJson));
       const bytes = await pack.finish();
-      const ranges = pyramid.layers.map((l) => l.range).filter((r): r is ChannelRange => !!r);
-      const thumbnail = await thumbnailJpeg(slide, ranges.length ? ranges : undefined);
+      // From the pyramid's own small level: a slide without small levels of its own is not read again.
+      const thumbnail = await thumbnailFrom(
+        overview!,
+        slide.channels.map((c) => c.color),
+      );
       const label = (await labelPng(slide))?.png;
       send({ type: 'done', pyramid, bytes, thumbnail, label, pid: process.pid });
     } catch (error) {

@@ -28,6 +28,16 @@ export interface PyramidResult {
   width: number;
   height: number;
   tiles: number;
+  /** Each layer's pixels at one small level, when asked for (`overview`): what a thumbnail is made from. */
+  overview?: OverviewLayer[];
+}
+
+/** One layer of the whole slide at a small pyramid level: RGB, or a channel mapped to 8 bits by its range. */
+export interface OverviewLayer {
+  width: number;
+  height: number;
+  channels: 1 | 3;
+  data: Buffer;
 }
 
 /** Bytes of full-resolution pixels read per band (the height adapts to the slide's width). */
@@ -159,7 +169,7 @@ class LevelWriter {
   private halved = 0;
   private nextTileRow = 0;
 
-  /** `incoming`: the most rows one `commit` adds. */
+  /** `incoming`: the most rows one `commit` adds; `whole`: where to keep a copy of every row, if anywhere. */
   constructor(
     private readonly level: DziLevel,
     private readonly channels: number,
@@ -167,6 +177,7 @@ class LevelWriter {
     private readonly below: LevelWriter | undefined,
     private readonly emit: (level: DziLevel, col: number, row: number, tile: TilePixels) => Promise<void>,
     private readonly tilePixels: () => Buffer,
+    private readonly whole?: Buffer,
   ) {
     this.rowBytes = level.width * channels;
     // Kept rows are fewer than a tile row plus its overlaps (see `commit`).
@@ -182,8 +193,12 @@ class LevelWriter {
 
   /** Takes `rows` rows written at `room(rows)`: halves what it can into the level below, emits tiles. */
   async commit(rows: number): Promise<void> {
-    this.rows += rows;
     const { level, rowBytes } = this;
+    this.whole?.set(
+      this.buf.subarray(this.rows * rowBytes, (this.rows + rows) * rowBytes),
+      (this.y0 + this.rows) * rowBytes,
+    );
+    this.rows += rows;
     const received = this.y0 + this.rows;
     if (this.below) {
       const upTo = received === level.height ? received : received & ~1;
@@ -295,14 +310,27 @@ export function folderSink(dir: string): PyramidSink {
   };
 }
 
-/** Writes the slide's pyramid(s) into `out`: a sink, or a folder to write loose files in. */
+/** Index in `levels` (full resolution first) of the smallest level with a side of at least `side`. */
+function overviewLevel(levels: DziLevel[], side: number): number {
+  let i = levels.length - 1;
+  while (i > 0 && Math.max(levels[i].width, levels[i].height) < side) i--;
+  return i;
+}
+
+/**
+ * Writes the slide's pyramid(s) into `out`: a sink, or a folder to write loose files in. With `overview`,
+ * the result also holds every layer at the smallest level with a side of at least that many pixels, so
+ * that a thumbnail needs no second read of a slide without small levels of its own.
+ */
 export async function writePyramid(
   slide: Slide,
   out: PyramidSink | string,
-  opts: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal } = {},
+  opts: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal; overview?: number } = {},
 ): Promise<PyramidResult> {
   const { width, height } = slide.levels[0];
   const levels = dziLevels(width, height);
+  const kept = opts.overview === undefined ? -1 : overviewLevel(levels, opts.overview);
+  const overview: OverviewLayer[] = [];
   const layers: PyramidResult['layers'] =
     slide.kind === 'brightfield'
       ? [{ name: 'rgb' }]
@@ -339,9 +367,17 @@ export async function writePyramid(
     // levels[0] is full resolution; each writer feeds the next smaller level.
     const incoming = levels.map((_l, i) => (i === 0 ? bandRows : 0));
     for (let i = 1; i < levels.length; i++) incoming[i] = (incoming[i - 1] >> 1) + 1;
+    let whole: OverviewLayer | undefined;
+    if (kept >= 0) {
+      const { width: w, height: h } = levels[kept];
+      whole = { width: w, height: h, channels, data: Buffer.allocUnsafe(w * h * channels) };
+      overview.push(whole);
+    }
     let top: LevelWriter | undefined;
-    for (let i = levels.length - 1; i >= 0; i--)
-      top = new LevelWriter(levels[i], channels, incoming[i], top, emit, tilePixels);
+    for (let i = levels.length - 1; i >= 0; i--) {
+      const keep = i === kept ? whole?.data : undefined;
+      top = new LevelWriter(levels[i], channels, incoming[i], top, emit, tilePixels, keep);
+    }
     // The next band is read (decoded in libuv's pool) while this one is halved and encoded. Its
     // failure is kept as a value until awaited, so it is never an unhandled rejection meanwhile.
     const read = (y: number, into: Buffer): Promise<{ failed: unknown } | undefined> =>
@@ -370,7 +406,7 @@ export async function writePyramid(
     }
     await pool.drain();
   }
-  return { layers, width, height, tiles: total };
+  return { layers, width, height, tiles: total, ...(kept >= 0 ? { overview } : {}) };
 }
 
 export { TILE_SIZE, OVERLAP };
