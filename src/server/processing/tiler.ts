@@ -44,6 +44,11 @@ export interface OverviewLayer {
 const BAND_BYTES = 48 * 2 ** 20;
 /** Fewest rows per band: a whole row of the readers' usual 512-px tiles. */
 const MIN_BAND_ROWS = 512;
+/**
+ * Most full-resolution rows the top level takes at once: every level holds the rows it takes on top of a
+ * tile row's, so fewer rows at a time keep the levels' buffers (which span the slide's width) small.
+ */
+const COMMIT_ROWS = 128;
 /** Width of one read from the slide (a band is read piece by piece). */
 const PIECE_WIDTH = 4096;
 /** JPEG encodes in flight: enough to keep libuv's four threads busy while the main thread works. */
@@ -343,13 +348,14 @@ export async function writePyramid(
         );
   const channels = slide.kind === 'brightfield' ? 3 : 1;
   const total = layers.length * levels.reduce((n, l) => n + l.cols * l.rows, 0);
-  const bandRows = bandHeight(width * channels, height);
+  const rowBytes = width * channels;
+  const bandRows = bandHeight(rowBytes, height);
   const pool = new Pool(ENCODES_IN_FLIGHT);
   const sink = typeof out === 'string' ? folderSink(out) : out;
   // One pixel buffer per encode in flight (and one being filled), reused tile after tile.
   const spare: Buffer[] = [];
   const tilePixels = () => spare.pop() ?? Buffer.allocUnsafe((TILE_SIZE + 2 * OVERLAP) ** 2 * channels);
-  const bands = [0, 1].map(() => Buffer.allocUnsafe(bandRows * width * channels));
+  const bands = [0, 1].map(() => Buffer.allocUnsafe(bandRows * rowBytes));
   let done = 0;
   for (const layer of layers) {
     await sink.put(`${layer.name}.dzi`, Buffer.from(dziXml(width, height)));
@@ -365,7 +371,7 @@ export async function writePyramid(
         }
       });
     // levels[0] is full resolution; each writer feeds the next smaller level.
-    const incoming = levels.map((_l, i) => (i === 0 ? bandRows : 0));
+    const incoming = levels.map((_l, i) => (i === 0 ? Math.min(bandRows, COMMIT_ROWS) : 0));
     for (let i = 1; i < levels.length; i++) incoming[i] = (incoming[i - 1] >> 1) + 1;
     let whole: OverviewLayer | undefined;
     if (kept >= 0) {
@@ -397,8 +403,11 @@ export async function writePyramid(
         }
         const band = bands[i % 2];
         if (y + bandRows < height) ahead = read(y + bandRows, bands[(i + 1) % 2]);
-        band.copy(top!.buf, top!.room(rows), 0, rows * width * channels);
-        await top!.commit(rows);
+        for (let at = 0; at < rows; at += COMMIT_ROWS) {
+          const n = Math.min(COMMIT_ROWS, rows - at);
+          band.copy(top!.buf, top!.room(n), at * rowBytes, (at + n) * rowBytes);
+          await top!.commit(n);
+        }
       }
     } finally {
       // A read still running must not write into the buffers once the caller moves on.

@@ -22,7 +22,16 @@ import { parseCziMetadata, slideChannels } from './czi-metadata';
 import { checkCompression, decodeSubblock, pixelLayout } from './czi-subblock';
 import { SlideErrors } from './errors';
 import { BytesSource, openDiskFile, type ByteSource, type OpenFile } from './file';
-import { allocRaw, allocRegion, backgroundOf, blit, resizeNearest, shrink, toRgb8 } from './raw';
+import {
+  allocRaw,
+  allocRegion,
+  backgroundOf,
+  blit,
+  placeInOrder,
+  resizeNearest,
+  shrink,
+  toRgb8,
+} from './raw';
 import type { AssociatedName, RawImage, Slide, SlideFormatReader, SlideLevel } from './types';
 
 /** A subblock placed in level-0 pixels relative to the scene origin. */
@@ -187,13 +196,20 @@ class CziSlide implements Slide {
         p.y < y1 &&
         p.y + p.h > y0,
     );
-    const images = await Promise.all(hits.map((p) => this.decode(p)));
-    hits.forEach((p, i) => {
-      const tw = Math.round(p.w / factor);
-      const th = Math.round(p.h / factor);
-      const img = resizeNearest(images[i], tw, th);
-      blit(canvas, img, Math.round((p.x - x0) / factor), Math.round((p.y - y0) / factor));
-    });
+    await placeInOrder(
+      hits.map((p) => this.decode(p)),
+      (img, i) => {
+        const p = hits[i];
+        const tw = Math.round(p.w / factor);
+        const th = Math.round(p.h / factor);
+        blit(
+          canvas,
+          resizeNearest(img, tw, th),
+          Math.round((p.x - x0) / factor),
+          Math.round((p.y - y0) / factor),
+        );
+      },
+    );
   }
 
   async associated(name: AssociatedName): Promise<RawImage | undefined> {

@@ -13,7 +13,7 @@ import { decodeImage } from './codecs';
 import { SlideErrors } from './errors';
 import { openDiskFile, readText, type ByteSource, type OpenFile } from './file';
 import { MrxsIndex, iniGet, iniNum, parseIni, type Ini, type MrxsRecord } from './mrxs-index';
-import { allocRaw, blit, toRgb8 } from './raw';
+import { allocRaw, blit, placeInOrder, toRgb8 } from './raw';
 import type { AssociatedName, RawImage, Slide, SlideFormatReader, SlideLevel } from './types';
 
 /** A piece of a stored image drawn at a place in its level (level pixels). */
@@ -137,15 +137,17 @@ class MrxsSlide implements Slide {
       .sort((a, b) => a - b)
       .map((id) => lv.pieces[id])
       .filter((p) => p.x < x + w && p.x + p.w > x && p.y < y + h && p.y + p.h > y);
-    const images = await Promise.all(hits.map((p) => this.image(p.record)));
-    hits.forEach((p, i) => {
-      const img = images[i];
-      const piece =
-        p.srcX === 0 && p.srcY === 0 && p.w === img.width && p.h === img.height
-          ? img
-          : crop(img, p.srcX, p.srcY, p.w, p.h);
-      blit(out, piece, Math.round(p.x - x), Math.round(p.y - y));
-    });
+    await placeInOrder(
+      hits.map((p) => this.image(p.record)),
+      (img, i) => {
+        const p = hits[i];
+        const piece =
+          p.srcX === 0 && p.srcY === 0 && p.w === img.width && p.h === img.height
+            ? img
+            : crop(img, p.srcX, p.srcY, p.w, p.h);
+        blit(out, piece, Math.round(p.x - x), Math.round(p.y - y));
+      },
+    );
   }
 
   async associated(name: AssociatedName): Promise<RawImage | undefined> {

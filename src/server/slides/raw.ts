@@ -49,6 +49,31 @@ export function blit(dst: RawImage, src: RawImage, dx: number, dy: number): void
 }
 
 /**
+ * Hands each decode's image to `place` in the list's order (later images are drawn over earlier ones
+ * where they overlap) as soon as it and every earlier one are done, and lets go of it then: all decodes
+ * run at once, but a region as wide as a slide never holds all of its decoded tiles at the same time.
+ */
+export async function placeInOrder(
+  decodes: Array<Promise<RawImage>>,
+  place: (img: RawImage, index: number) => void,
+): Promise<void> {
+  // A failure is awaited in turn; the later decodes' failures are not unhandled meanwhile.
+  for (const d of decodes) d.catch(() => {});
+  for (let i = 0; i < decodes.length; i++) {
+    place(await decodes[i], i);
+    decodes[i] = DONE;
+  }
+}
+
+const DONE: Promise<RawImage> = Promise.resolve({
+  width: 0,
+  height: 0,
+  channels: 3,
+  bits: 8,
+  data: new Uint8Array(0),
+});
+
+/**
  * Shrinks `src` to width×height by averaging the source box that maps onto each output pixel.
  * Used where a file has no stored level; the result is what a pyramid level would hold.
  */
