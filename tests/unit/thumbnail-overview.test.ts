@@ -11,32 +11,7 @@ import { THUMBNAIL_MAX, thumbnailFrom, thumbnailJpeg } from '../../src/server/pr
 import { writePyramid } from '../../src/server/processing/tiler';
 import { openSlide } from '../../src/server/slides/registry';
 import { FIXTURES } from './slides/fixtures';
-import { cziXml, writeCzi, type SubblockSpec } from './slides/gen/czi-writer';
-import { COMP, jpeg, pattern, PT, tempDir } from './slides/gen/slides';
-
-/**
- * An 8,192 × 6,144 JPEG mosaic CZI with no pyramid of its own (16 × 12 subblocks of 512²): its overview
- * (512 × 384) is four halvings down and reaches it in several bands, where the reader has only its own
- * box shrink of full resolution.
- */
-async function mosaicWithoutPyramid(): Promise<string> {
-  const subblocks: SubblockSpec[] = [];
-  for (let ty = 0; ty < 12; ty++)
-    for (let tx = 0; tx < 16; tx++)
-      subblocks.push({
-        x: tx * 512,
-        y: ty * 512,
-        w: 512,
-        h: 512,
-        m: ty * 16 + tx,
-        pixelType: PT.Bgr24,
-        compression: COMP.Jpeg,
-        data: await jpeg(pattern(512, 512, tx * 512, ty * 512, 3000), 512, 512),
-      });
-  const file = path.join(dir, 'mosaic-without-pyramid.czi');
-  fs.writeFileSync(file, writeCzi(subblocks, cziXml({ pixelUm: 0.5 })));
-  return file;
-}
+import { mosaicCzi, tempDir } from './slides/gen/slides';
 
 const nowhere = { put: async () => {} };
 const dir = tempDir();
@@ -54,10 +29,10 @@ describe('the thumbnail from the pyramid', () => {
     'czi/RGB-8bit.czi',
     'czi/DAPI_GFP.czi',
     'czi/1_tileregion.czi',
-    'generated: a CZI mosaic without a pyramid',
+    'generated: an 8,192 × 6,144 CZI mosaic without a pyramid',
   ])('%s: the same picture as from the reader’s levels', async (file) => {
     const generated = file.startsWith('generated');
-    const slide = await openSlide([generated ? await mosaicWithoutPyramid() : path.join(FIXTURES, file)]);
+    const slide = await openSlide([generated ? await mosaicCzi(dir, 8192, 6144) : path.join(FIXTURES, file)]);
     try {
       const { width, height } = slide.levels[0];
       const result = await writePyramid(slide, nowhere, { overview: THUMBNAIL_MAX });

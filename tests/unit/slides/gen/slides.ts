@@ -316,3 +316,26 @@ export function farCornersCzi(dir: string, width: number, height: number): strin
   writeFileSync(path, writeCzi([tile(0, 0), tile(width - 16, height - 16)], cziXml()));
   return path;
 }
+
+/**
+ * A `width` × `height` CZI mosaic of 512² JPEG subblocks (multiples of 512) with no pyramid of its own,
+ * unique pixels everywhere: its small levels exist only as the reader's box shrink of full resolution.
+ */
+export async function mosaicCzi(dir: string, width: number, height: number): Promise<string> {
+  const subblocks: SubblockSpec[] = [];
+  for (let ty = 0; ty < height / 512; ty++)
+    for (let tx = 0; tx < width / 512; tx++)
+      subblocks.push({
+        x: tx * 512,
+        y: ty * 512,
+        w: 512,
+        h: 512,
+        m: subblocks.length,
+        pixelType: PT.Bgr24,
+        compression: COMP.Jpeg,
+        data: await jpeg(pattern(512, 512, tx * 512, ty * 512, 3000), 512, 512),
+      });
+  const path = join(dir, `mosaic-${width}x${height}.czi`);
+  writeFileSync(path, writeCzi(subblocks, cziXml({ pixelUm: 0.5 })));
+  return path;
+}
