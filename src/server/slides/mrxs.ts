@@ -80,7 +80,11 @@ class MrxsSlide implements Slide {
   readonly channels = [{ name: 'Brightfield', color: [255, 255, 255] as [number, number, number] }];
   readonly kind = 'brightfield' as const;
   readonly bitsPerSample = 8 as const;
-  private readonly cache: TileCache;
+  /**
+   * Decoded photos, 64 MiB: a row of them under the tiler's widest read (a stripe, or a slide of up to
+   * 32,512 px) fits, so the row a band ends on is still there when the next band starts on it.
+   */
+  private readonly cache = new TileCache();
 
   constructor(
     private readonly data: ByteSource[],
@@ -89,10 +93,7 @@ class MrxsSlide implements Slide {
     readonly properties: Record<string, string>,
     private readonly extra: Map<AssociatedName, Omit<MrxsRecord, 'image'>>,
     private readonly fill: [number, number, number],
-    cacheBytes: number,
-  ) {
-    this.cache = new TileCache(cacheBytes);
-  }
+  ) {}
 
   get associatedNames(): AssociatedName[] {
     return [...this.extra.keys()];
@@ -353,10 +354,6 @@ async function openMrxs(files: string[], openFile: OpenFile = openDiskFile): Pro
     const version = ini.get(G)?.get('SLIDE_VERSION');
     if (version) properties['slideVersion'] = version;
     const bgr = s0.fillBgr;
-    // Decoded images kept: four rows of level-0 images, as the tiler reads full-width bands piece by
-    // piece and the next band starts on the last band's bottom row (else that row is decoded twice).
-    const rowBytes = imagesX * s0.imageW * s0.imageH * 3;
-    const cacheBytes = Math.min(256 * 2 ** 20, Math.max(64 * 2 ** 20, 4 * rowBytes));
     await indexFile.close();
     return new MrxsSlide(
       data,
@@ -365,7 +362,6 @@ async function openMrxs(files: string[], openFile: OpenFile = openDiskFile): Pro
       properties,
       extra,
       [bgr & 0xff, (bgr >> 8) & 0xff, (bgr >> 16) & 0xff],
-      cacheBytes,
     );
   } catch (e) {
     await indexFile.close();
