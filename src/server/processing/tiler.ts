@@ -1,12 +1,13 @@
 // Writes a slide as DZI pyramids: one RGB pyramid for brightfield; for fluorescence one 8-bit pyramid
 // per channel, mapped through a display range taken from the data (0.5th–99.5th percentile of a low
 // level), which the viewer colours and composites.
-// How (bench/pyramid.ts measured why): full resolution is read ONCE, in full-width bands, and every
-// lower level is made from the level above by a 2×2 box average as the bands stream through, so no
-// pixel is decoded twice and the reader's own (slow, downsample²) shrinking is never used. Each level
-// keeps only the rows its next tile row and next halving need, in a buffer allocated once, so memory
-// is bounded by the band (≤ 48 MiB, at least 512 rows; the next band is read while this one is
-// encoded) and the slide's width, not its height. Tiles are copied out and JPEG-encoded (tile-jpeg.ts)
+// How (bench/pyramid.ts measured why): full resolution is read ONCE, in bands, and every lower level
+// is made from the level above by a 2×2 box average as the bands stream through, so no pixel is
+// decoded twice (but a stripe's edge, below) and the reader's own (slow, downsample²) shrinking is
+// never used. Each level keeps only the rows its next tile row and next halving need, in a buffer
+// allocated once, so memory is bounded by the band (≤ 48 MiB, at least 512 rows; the next band is read
+// while this one is encoded) and the width read at once, never by the slide's height: the whole width
+// up to STRIPED_ABOVE, a stripe of it beyond. Tiles are copied out and JPEG-encoded (tile-jpeg.ts)
 // several at a time (libuv's pool) while the main thread shrinks the next rows. Every file goes to a
 // sink: the image's pyramid pack (pack-format.ts) in processing, a plain folder in the benches.
 import fs from 'node:fs/promises';
