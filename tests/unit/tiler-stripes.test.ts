@@ -11,7 +11,7 @@ import { THUMBNAIL_MAX } from '../../src/server/processing/previews';
 import { writePyramid } from '../../src/server/processing/tiler';
 import { openSlide } from '../../src/server/slides/registry';
 import { FIXTURES } from './slides/fixtures';
-import { mosaicCzi, tempDir } from './slides/gen/slides';
+import { fluorescenceMosaicCzi, mosaicCzi, tempDir } from './slides/gen/slides';
 
 const dir = tempDir();
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -48,6 +48,10 @@ describe('a pyramid written in stripes', () => {
       () => mosaicCzi(dir, 8192, 6144),
     ],
     ['a 2,048 × 16,384 mosaic: the thumbnail level is the one kept whole', () => mosaicCzi(dir, 2048, 16384)],
+    [
+      'an 8,704 × 1,024 two-channel 16-bit mosaic: two stripes read piece by piece, per channel',
+      async () => fluorescenceMosaicCzi(dir, 8704, 1024),
+    ],
   ])('%s: the same bytes as one pass', async (_name, make) => {
     const file = await make();
     const once = await pyramidOf(file, false);

@@ -339,3 +339,40 @@ export async function mosaicCzi(dir: string, width: number, height: number): Pro
   writeFileSync(path, writeCzi(subblocks, cziXml({ pixelUm: 0.5 })));
   return path;
 }
+
+/**
+ * A `width` × `height` two-channel 16-bit fluorescence CZI (multiples of 512), uncompressed 512²
+ * subblocks of smooth, different ramps per channel: a fluorescence slide with no pyramid of its own.
+ */
+export function fluorescenceMosaicCzi(dir: string, width: number, height: number): string {
+  const subblocks: SubblockSpec[] = [];
+  for (let c = 0; c < 2; c++)
+    for (let ty = 0; ty < height / 512; ty++)
+      for (let tx = 0; tx < width / 512; tx++) {
+        const values = new Uint16Array(512 * 512);
+        for (let y = 0; y < 512; y++)
+          for (let x = 0; x < 512; x++) {
+            const gx = tx * 512 + x;
+            const gy = ty * 512 + y;
+            values[y * 512 + x] = c === 0 ? (gx * 7 + gy * 3) % 60000 : 2000 + ((gx * gy) % 9000);
+          }
+        subblocks.push({
+          x: tx * 512,
+          y: ty * 512,
+          w: 512,
+          h: 512,
+          c,
+          m: subblocks.length,
+          pixelType: PT.Gray16,
+          compression: COMP.None,
+          data: new Uint8Array(values.buffer),
+        });
+      }
+  const path = join(dir, `fluorescence-${width}x${height}.czi`);
+  const channels = [
+    { name: 'DAPI', color: '#FF0000FF' },
+    { name: 'GFP', color: '#FF00FF00' },
+  ];
+  writeFileSync(path, writeCzi(subblocks, cziXml({ pixelUm: 0.5, channels })));
+  return path;
+}
