@@ -1,5 +1,6 @@
 // The thumbnail (a fluorescence slide's channels composited in their colours) and the label picture.
 import sharp from 'sharp';
+import { bytesOf } from '../slides/raw';
 import type { RawImage, Slide } from '../slides/types';
 import { channelRange, to8bit, type ChannelRange, type OverviewLayer } from './tiler';
 
@@ -12,8 +13,6 @@ export function bestLevelFor(slide: Slide, target: number): number {
   }
   return 0;
 }
-
-const bytesOf = (img: RawImage) => Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength);
 
 const toSharp = (img: RawImage) =>
   sharp(bytesOf(img), { raw: { width: img.width, height: img.height, channels: img.channels } });

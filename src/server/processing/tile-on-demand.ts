@@ -18,6 +18,7 @@ import { images } from '../db/schema';
 import { apiError, HttpError, notFound } from '../http/errors';
 import { SlideError } from '../slides/errors';
 import { maxSlidePixelsFromEnv } from '../slides/limits';
+import { bytesOf } from '../slides/raw';
 import type { Slide } from '../slides/types';
 import { storageFor } from '../storage';
 import { uploadSettingsFromEnv } from '../uploads/config';
@@ -135,7 +136,7 @@ async function cutTile(
       ? to8bit(raw, layer.range)
       : raw.bits === 16
         ? to8bit(raw, { min: 0, max: 65535 })
-        : Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength);
+        : bytesOf(raw);
   const channels = raw.channels;
   if (sw === rect.w && sh === rect.h) return encodeTile(pixels, sw, sh, channels);
   let img = sharp(pixels, { raw: { width: sw, height: sh, channels } });

@@ -13,6 +13,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import { bytesOf } from '../slides/raw';
 import type { RawImage, Slide } from '../slides/types';
 import { OVERLAP, TILE_SIZE, dziLevels, dziXml, tileRect, type DziLevel } from './dzi';
 import type { PyramidSink } from './pack-format';
@@ -322,7 +323,7 @@ async function readRegion8(
   const raw = await slide.readRegion(0, x, y, w, h, layer.channel);
   if (layer.range && raw.channels === 1) return to8bit(raw, layer.range);
   if (raw.bits === 16) return to8bit(raw, { min: 0, max: 65535 });
-  return Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength);
+  return bytesOf(raw);
 }
 
 /**

@@ -11,6 +11,10 @@ export function allocRegion(kind: Slide['kind'], bits: 8 | 16, width: number, he
   return allocRaw(width, height, kind === 'brightfield' ? 3 : 1, bits, backgroundOf(kind));
 }
 
+/** The bytes of `img`'s samples as a Buffer over the same memory (no copy; 16-bit samples stay two bytes). */
+export const bytesOf = (img: RawImage): Buffer =>
+  Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength);
+
 /** A new image filled with `fill` in every sample (255 = white brightfield background, 0 = dark). */
 export function allocRaw(
   width: number,
