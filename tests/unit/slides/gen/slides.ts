@@ -317,24 +317,27 @@ export function farCornersCzi(dir: string, width: number, height: number): strin
   return path;
 }
 
+/** Top-left corners of the 512² subblocks covering `width` × `height` (multiples of 512), row by row. */
+function* corners512(width: number, height: number): Generator<[number, number]> {
+  for (let y = 0; y < height; y += 512) for (let x = 0; x < width; x += 512) yield [x, y];
+}
+
+/** Where a 512² subblock at (x, y) lies, with its M index `m`. */
+const at512 = (x: number, y: number, m: number) => ({ x, y, w: 512, h: 512, m });
+
 /**
  * A `width` × `height` CZI mosaic of 512² JPEG subblocks (multiples of 512) with no pyramid of its own,
  * unique pixels everywhere: its small levels exist only as the reader's box shrink of full resolution.
  */
 export async function mosaicCzi(dir: string, width: number, height: number): Promise<string> {
   const subblocks: SubblockSpec[] = [];
-  for (let ty = 0; ty < height / 512; ty++)
-    for (let tx = 0; tx < width / 512; tx++)
-      subblocks.push({
-        x: tx * 512,
-        y: ty * 512,
-        w: 512,
-        h: 512,
-        m: subblocks.length,
-        pixelType: PT.Bgr24,
-        compression: COMP.Jpeg,
-        data: await jpeg(pattern(512, 512, tx * 512, ty * 512, 3000), 512, 512),
-      });
+  for (const [x, y] of corners512(width, height))
+    subblocks.push({
+      ...at512(x, y, subblocks.length),
+      pixelType: PT.Bgr24,
+      compression: COMP.Jpeg,
+      data: await jpeg(pattern(512, 512, x, y, 3000), 512, 512),
+    });
   const path = join(dir, `mosaic-${width}x${height}.czi`);
   writeFileSync(path, writeCzi(subblocks, cziXml({ pixelUm: 0.5 })));
   return path;
@@ -347,27 +350,22 @@ export async function mosaicCzi(dir: string, width: number, height: number): Pro
 export function fluorescenceMosaicCzi(dir: string, width: number, height: number): string {
   const subblocks: SubblockSpec[] = [];
   for (let c = 0; c < 2; c++)
-    for (let ty = 0; ty < height / 512; ty++)
-      for (let tx = 0; tx < width / 512; tx++) {
-        const values = new Uint16Array(512 * 512);
-        for (let y = 0; y < 512; y++)
-          for (let x = 0; x < 512; x++) {
-            const gx = tx * 512 + x;
-            const gy = ty * 512 + y;
-            values[y * 512 + x] = c === 0 ? (gx * 7 + gy * 3) % 60000 : 2000 + ((gx * gy) % 9000);
-          }
-        subblocks.push({
-          x: tx * 512,
-          y: ty * 512,
-          w: 512,
-          h: 512,
-          c,
-          m: subblocks.length,
-          pixelType: PT.Gray16,
-          compression: COMP.None,
-          data: new Uint8Array(values.buffer),
-        });
-      }
+    for (const [x0, y0] of corners512(width, height)) {
+      const values = new Uint16Array(512 * 512);
+      for (let y = 0; y < 512; y++)
+        for (let x = 0; x < 512; x++) {
+          const gx = x0 + x;
+          const gy = y0 + y;
+          values[y * 512 + x] = c === 0 ? (gx * 7 + gy * 3) % 60000 : 2000 + ((gx * gy) % 9000);
+        }
+      subblocks.push({
+        ...at512(x0, y0, subblocks.length),
+        c,
+        pixelType: PT.Gray16,
+        compression: COMP.None,
+        data: new Uint8Array(values.buffer),
+      });
+    }
   const path = join(dir, `fluorescence-${width}x${height}.czi`);
   const channels = [
     { name: 'DAPI', color: '#FF0000FF' },
