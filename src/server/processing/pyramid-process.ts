@@ -183,11 +183,13 @@ export function writePackInChild(
       ungate();
       child.kill(signalName);
     };
+    /** Lets go of the child: its events, and the gate (which continues it if stopped). */
     const detach = () => {
       signal?.removeEventListener('abort', onAbort);
       child.off('message', onMessage);
       child.off('error', onError);
       child.off('exit', onExit);
+      ungate();
     };
     /** Records the first outcome: a pack settles at once, a failure once the child has ended. */
     const conclude = (o: Outcome) => {
@@ -195,7 +197,6 @@ export function writePackInChild(
       outcome = o;
       if (o.ok) {
         detach();
-        ungate();
         keepIdle(child, task.niceness);
         resolve(o.result);
         return;
@@ -218,13 +219,11 @@ export function writePackInChild(
       // Not started at all (no pid): there is no exit to wait for.
       if (child.pid === undefined) {
         detach();
-        ungate();
         reject(error);
       } else conclude({ ok: false, error });
     };
     const onExit = (code: number | null, signalName: NodeJS.Signals | null) => {
       detach();
-      ungate();
       clearTimeout(killTimer);
       const error =
         outcome && !outcome.ok
