@@ -262,10 +262,13 @@ test('a technician sees what they may not do before trying, a refused change in 
   await t.reload();
   const draw = t.getByRole('button', { name: AnnotationUiText.drawRegion });
   await expect(draw).toBeDisabled();
-  // The toolbar shows once the viewer has opened the image; a hover before that finds no box.
+  // The toolbar shows once the viewer has opened the image, and may be drawn again as the page's data
+  // comes in after the local store's: a hover that finds no box is tried again until the tooltip shows.
   await expect(draw).toBeVisible();
-  await draw.hover({ force: true });
-  await expect(t.getByRole('tooltip')).toContainText(Denied.noCreatePermission);
+  await expect(async () => {
+    await draw.hover({ force: true, timeout: 2_000 });
+    await expect(t.getByRole('tooltip')).toContainText(Denied.noCreatePermission, { timeout: 2_000 });
+  }).toPass();
   await context.close();
 });
 
