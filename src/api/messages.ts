@@ -115,6 +115,9 @@ export const Misc = {
   /** Ours: an image whose tiles were never opened on this device, while offline. */
   imageOffline: 'This image has not been opened on this device yet: it shows when you are back online.',
   imageNotReadyToDownload: 'Image is not ready to download',
+  /** Ours: the viewer, while tiles far from full resolution wait for the slide's pyramid (TILE_NOT_READY). */
+  tilesNotReady:
+    'This slide is still being processed: zoom in to see it at full resolution now; the overview shows as soon as it is ready.',
   resultsNotFound: 'Results Not Found',
   noOptions: 'No options',
   selectAnimalFirst: 'Select an animal first',

@@ -1,5 +1,6 @@
 // The viewer opens a processed slide, zooms, and shows tissue; fluorescence channels can be toggled.
 import { expect, test, type Page } from '@playwright/test';
+import { Misc } from '../../src/api/messages';
 import { COUNT_COMMITS } from './react-commits';
 import { signIn } from './helpers';
 import { idbCount, openStudies } from './offline-helpers';
@@ -92,6 +93,44 @@ test('a fluorescence slide shows its channels, which can be switched off', async
   for (const name of ['DAPI', 'Opal 520', 'Opal 570', 'Opal 690'])
     await page.getByLabel(name, { exact: true }).uncheck({ force: true });
   await expect.poll(() => canvasSpread(page), { timeout: 10_000 }).toBeLessThan(5);
+});
+
+test('a slide still being processed says so, and its missing tiles show once they are ready', async ({
+  page,
+  context,
+}) => {
+  await signIn(page);
+  const s = slides().brightfield;
+  await processed(page, s.imageId);
+  // The tiles answer as the server does for a slide without a pyramid of its own before ours is
+  // written (TILE_NOT_READY: tests/api/tiles-on-demand.test.ts), until `ready`.
+  let ready = false;
+  const refused = new Set<string>();
+  const asked: string[] = [];
+  await context.route(`**/v2/images/${s.imageId}/tiles/rgb_files/**`, async (route) => {
+    const url = route.request().url();
+    if (ready) {
+      asked.push(url);
+      return route.continue();
+    }
+    refused.add(url);
+    return route.fulfill({
+      status: 503,
+      headers: { 'Retry-After': '1' },
+      json: { message: 'This tile is not ready yet: the slide is still being processed' },
+    });
+  });
+  await page.goto(`/sgviewer/${s.scanGroupId}`);
+  const note = page.getByTestId('tiles-not-ready');
+  await expect(note).toHaveText(Misc.tilesNotReady);
+  expect(await canvasSpread(page)).toBeLessThan(5);
+
+  ready = true;
+  // Once one answers, every tile that was refused is asked for again, with no move of the view.
+  await expect(note).toBeHidden({ timeout: 10_000 });
+  await expect.poll(() => canvasSpread(page), { timeout: 20_000 }).toBeGreaterThan(40);
+  await expect.poll(() => [...refused].filter((u) => !asked.includes(u))).toEqual([]);
+  await context.unrouteAll({ behavior: 'ignoreErrors' });
 });
 
 test('a slide seen once opens offline: its page data from the local store, its tiles from the cache', async ({

@@ -3,11 +3,13 @@
 // colour and added together. Viewer options and channel windows are applied to each tile as it is
 // drawn (OpenSeadragon 6's tile-invalidated pipeline) and re-applied when they change.
 import { useEffect, useRef, useState } from 'react';
-import { Box } from '@mantine/core';
+import { Box, Paper, Text } from '@mantine/core';
 import type OpenSeadragon from 'openseadragon';
 import { adjustRgba, buildLut, colorizeRgba, type ChannelDisplay, type ViewerOptions } from './adjust';
+import { Misc } from '../../api/messages';
 import type { LayersManifest } from '../../api/tiles';
 import { ScaleBar } from './ScaleBar';
+import { useTilesNotReady } from './tiles-not-ready';
 
 export interface SlideViewerProps {
   imageId: string;
@@ -56,10 +58,9 @@ export function SlideViewer({
         animationTime: 0.6,
         gestureSettingsTouch: { pinchRotate: false },
         crossOriginPolicy: false,
-        // A low-resolution tile of a slide still being processed may answer 503 until its pyramid is
-        // written (docs/formats.md "Viewable at once"): asked again for a minute, then left as a gap.
-        tileRetryMax: 6,
-        tileRetryDelay: 10_000,
+        // A low-resolution tile of a slide still being processed answers 503 until its pyramid is
+        // written (docs/formats.md "Viewable at once"): useTilesNotReady asks again, not OpenSeadragon.
+        tileRetryMax: 0,
       });
       manifest.layers.forEach((layer, index) =>
         created!.addTiledImage({
@@ -100,6 +101,8 @@ export function SlideViewer({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- rebuilt only when the image changes
   }, [imageId, manifest, layered]);
 
+  const notReady = useTilesNotReady(layered ? undefined : viewer);
+
   useEffect(() => {
     if (!viewer) return;
     channels.forEach((c, i) => viewer.world.getItemAt(i)?.setOpacity(fluorescence && !c.visible ? 0 : 1));
@@ -117,6 +120,27 @@ export function SlideViewer({
       <div ref={host} style={{ position: 'absolute', inset: 0 }} data-testid="slide-viewer" />
       {viewer && manifest.pixelSizeUm && scaleBar && (
         <ScaleBar viewer={viewer} umPerPixel={manifest.pixelSizeUm.x} dark={fluorescence} />
+      )}
+      {notReady && (
+        <Paper
+          role="status"
+          data-testid="tiles-not-ready"
+          withBorder
+          shadow="sm"
+          p="xs"
+          w="min(420px, 50%)"
+          // Between the scale bar and the navigator, and never in the way of a drag or a pinch.
+          style={{
+            position: 'absolute',
+            bottom: 16,
+            left: '50%',
+            transform: 'translateX(-50%)',
+            zIndex: 2,
+            pointerEvents: 'none',
+          }}
+        >
+          <Text size="sm">{Misc.tilesNotReady}</Text>
+        </Paper>
       )}
     </Box>
   );
