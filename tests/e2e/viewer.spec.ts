@@ -107,7 +107,7 @@ test('a slide still being processed says so, and its missing tiles show once the
   let ready = false;
   const refused = new Set<string>();
   const asked: string[] = [];
-  await context.route(`**/v2/images/${s.imageId}/tiles/rgb_files/**`, async (route) => {
+  await context.route(/\/tiles\/(rgb_files\/|thumbnail\.jpg)/, async (route) => {
     const url = route.request().url();
     if (ready) {
       asked.push(url);
@@ -130,6 +130,18 @@ test('a slide still being processed says so, and its missing tiles show once the
   await expect(note).toBeHidden({ timeout: 10_000 });
   await expect.poll(() => canvasSpread(page), { timeout: 20_000 }).toBeGreaterThan(40);
   await expect.poll(() => [...refused].filter((u) => !asked.includes(u))).toEqual([]);
+  // The image's thumbnail beside the slide, the logo meanwhile, is asked for again and shows.
+  const thumbnail = page.getByRole('button', { name: /^Image 1: / }).locator('img');
+  await expect
+    .poll(
+      () =>
+        thumbnail.evaluate(
+          (img: HTMLImageElement) =>
+            img.complete && img.src.endsWith('/thumbnail.jpg') && img.naturalWidth > 0,
+        ),
+      { timeout: 20_000 },
+    )
+    .toBe(true);
   await context.unrouteAll({ behavior: 'ignoreErrors' });
 });
 

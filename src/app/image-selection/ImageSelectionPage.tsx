@@ -11,7 +11,6 @@ import {
   Center,
   Checkbox,
   Group,
-  Image as MImage,
   Pagination,
   SimpleGrid,
   Stack,
@@ -20,7 +19,7 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { Misc, Session } from '../../api/messages';
-import { tilesPath } from '../../api/tiles';
+import { ImageThumbnail } from '../lib/ImageThumbnail';
 import { FilterBar } from '../filters/FilterBar';
 import { useFilters } from '../filters/filter-state';
 import { readSlidePage } from '../slides/slides-local';
@@ -135,14 +134,7 @@ export function ImageSelectionPage({ studyId }: { studyId?: string }) {
               >
                 <Card.Section>
                   {images[0] ? (
-                    <MImage
-                      src={tilesPath(images[0].id, 'thumbnail.jpg')}
-                      h={100}
-                      fit="contain"
-                      bg="gray.1"
-                      alt=""
-                      fallbackSrc="/icons/logo.svg"
-                    />
+                    <ImageThumbnail imageId={images[0].id} h={100} fit="contain" bg="gray.1" alt="" />
                   ) : (
                     <Center h={100} bg="gray.1">
                       <Text size="xs" c="dimmed">

@@ -4,13 +4,13 @@
 // A `bare` card (a slide grid's first render) draws the same without its tooltips and menu (each a
 // floating-ui setup and a portal, most of a card's cost); the grid's second render, right after the
 // first paint, puts them in (SlideGrid.tsx).
-import { ActionIcon, Anchor, Badge, Card, Center, Group, Image as MImage, Stack, Text } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Card, Center, Group, Stack, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import type { AppAbility } from '../../access';
 import type { Image, Reaction, ScanGroup } from '../../api/entities';
-import { tilesPath } from '../../api/tiles';
 import type { Local } from '../../local/restore';
 import { formatDate } from '../lib/format';
+import { ImageThumbnail } from '../lib/ImageThumbnail';
 import { MarkerText } from '../studies/StudyCard';
 import { Tip } from '../lib/Tip';
 import { ARCHIVAL_LABELS } from '../filters/filter-state';
@@ -76,14 +76,13 @@ export function SlideCard({
       </Text>
     </Center>
   ) : (
-    <MImage
-      src={tilesPath(first.id, 'thumbnail.jpg')}
+    <ImageThumbnail
+      imageId={first.id}
       h={120}
       fit="contain"
       bg="gray.1"
       radius="sm"
       alt={`Slide ${slide.simpleId}`}
-      fallbackSrc="/icons/logo.svg"
       style={archived ? { filter: 'grayscale(1)', opacity: 0.6 } : undefined}
     />
   );

@@ -12,7 +12,6 @@ import {
   Drawer,
   Flex,
   Group,
-  Image as MImage,
   ScrollArea,
   Stack,
   Text,
@@ -24,11 +23,11 @@ import type OpenSeadragon from 'openseadragon';
 import type { Image, ScanGroup } from '../../api/entities';
 import type { ListResult } from '../../api/lists';
 import { Misc, extractMessage } from '../../api/messages';
-import { tilesPath } from '../../api/tiles';
 import type { LocalDb } from '../../local/db';
 import { readRow, readRowsWhere } from '../../local/read';
 import { NetworkError } from '../../local/transport';
 import { api } from '../lib/api';
+import { ImageThumbnail } from '../lib/ImageThumbnail';
 import { useObserved } from '../sync/hooks';
 import { hexToRgb, type ChannelDisplay } from './adjust';
 import { useViewerOptions } from './useViewerOptions';
@@ -167,15 +166,14 @@ function ImageSelector(props: {
               }}
               title={isViewable(img) ? img.name : Misc.imageNotAvailable}
             >
-              <MImage
-                src={tilesPath(img.id, 'thumbnail.jpg')}
+              <ImageThumbnail
+                imageId={img.id}
                 h={props.strip ? 56 : 90}
                 w={props.strip ? 96 : undefined}
                 fit="contain"
                 bg="gray.1"
                 radius="sm"
                 alt=""
-                fallbackSrc="/icons/logo.svg"
               />
               <Text size="xs" ta="center" truncate maw={props.strip ? 96 : undefined}>
                 {props.simpleId ?? img.name}
