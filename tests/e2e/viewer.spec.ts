@@ -1,5 +1,6 @@
 // The viewer opens a processed slide, zooms, and shows tissue; fluorescence channels can be toggled.
 import { expect, test, type Page } from '@playwright/test';
+import { errorAnswer, errorText } from '../../src/api/errors';
 import { Misc } from '../../src/api/messages';
 import { COUNT_COMMITS } from './react-commits';
 import { signIn } from './helpers';
@@ -115,9 +116,9 @@ test('a slide still being processed says so, and its missing tiles show once the
     }
     refused.add(url);
     return route.fulfill({
-      status: 503,
+      status: errorAnswer('TILE_NOT_READY').status,
       headers: { 'Retry-After': '1' },
-      json: { message: 'This tile is not ready yet: the slide is still being processed' },
+      json: { message: errorText('TILE_NOT_READY') },
     });
   });
   await page.goto(`/sgviewer/${s.scanGroupId}`);

@@ -6,13 +6,11 @@
 // missing tiles would fill in over minutes after the pyramid is done.
 import { useEffect, useState } from 'react';
 import type OpenSeadragon from 'openseadragon';
+import { errorAnswer } from '../../api/errors';
 
 /** How often the first missing tile is asked for again, unless the server's Retry-After says. */
 const ASK_EVERY_MS = 5_000;
-const NOT_READY = 503;
-
-/** A tile whose load failed: OpenSeadragon sets its `exists` false, and does not ask for it again. */
-type FailedTile = OpenSeadragon.Tile;
+const NOT_READY = errorAnswer('TILE_NOT_READY').status;
 
 const retryAfterMs = (res: Response) => {
   const seconds = Number(res.headers.get('Retry-After'));
@@ -28,7 +26,8 @@ export function useTilesNotReady(viewer: OpenSeadragon.Viewer | undefined): bool
   useEffect(() => {
     if (!viewer) return;
     const viewers = [viewer, viewer.navigator].filter((v): v is OpenSeadragon.Viewer => !!v);
-    let failed: FailedTile[] = [];
+    // Tiles whose load failed: OpenSeadragon sets their `exists` false and does not ask for them again.
+    let failed: OpenSeadragon.Tile[] = [];
     let asking = false;
     let notReady = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -39,10 +38,7 @@ export function useTilesNotReady(viewer: OpenSeadragon.Viewer | undefined): bool
       failed = [];
       notReady = false;
       setWaiting(false);
-      for (const t of tiles) {
-        t.exists = true;
-        t.loading = false;
-      }
+      for (const t of tiles) t.exists = true;
       // An item whose other tiles are loaded counts as fully loaded and looks at its tiles again only
       // when the view moves; OpenSeadragon has no public call that asks it to without dropping the
       // tiles it holds (reset), so its update flag is set.
